@@ -1,0 +1,131 @@
+"""``snakelab classic``: play a game live, benchmark an agent."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import typer
+
+from snakelab.cli.common import LiveView, advance, console, fail, print_json, progress_bar
+from snakelab.core.errors import SnakelabError
+from snakelab.core.registry import format_spec, make, make_agent
+from snakelab.harness.match import MatchResult, MatchSpec, play
+from snakelab.harness.run import match_seeds, run_many
+
+NAME = "classic"
+app = typer.Typer(help="Snake on a walled board: play live, benchmark agents.", no_args_is_help=True)
+
+
+def agent_ref(name: str) -> str:
+    """Accept ``hamilton`` as well as ``classic.hamilton``."""
+    return name if name.startswith("classic.") else f"classic.{name}"
+
+
+def game_string(width: int, height: int, tail_rule: str, start_length: int) -> str:
+    """The canonical game string for these options (defaults left out)."""
+    params: dict[str, object] = {"width": width, "height": height}
+    if tail_rule != "lenient":
+        params["tail_rule"] = tail_rule
+    if start_length != 1:
+        params["start_length"] = start_length
+    return format_spec("classic", params)
+
+
+@app.command("play")
+def play_cmd(
+    agent: str = typer.Option("champion", "--agent", "-a", help="Agent name, e.g. hamilton."),
+    width: int = typer.Option(12, "--width", "-W", help="Board columns."),
+    height: int = typer.Option(12, "--height", "-H", help="Board rows."),
+    seed: int = typer.Option(1, "--seed", "-s", help="Game seed."),
+    speed: float = typer.Option(30.0, "--speed", help="Frames per second; 0 shows only the end."),
+    tail_rule: str = typer.Option("lenient", "--tail-rule", help="lenient or strict."),
+    start_length: int = typer.Option(1, "--start-length", help="Initial snake length."),
+    replay: Path | None = typer.Option(None, "--replay", help="Write a replay file."),
+) -> None:
+    """Play one game live in the terminal and print the result."""
+    try:
+        game = make(game_string(width, height, tail_rule, start_length))
+        ref = agent_ref(agent)
+        ag = make_agent(ref)
+        with LiveView("classic", speed) as view:
+            res = play(game, [ag], seed, agent_names=[ref], replay=replay, on_step=view)
+    except SnakelabError as exc:
+        fail(str(exc))
+    for note in res.notices:
+        console.print(f"[yellow]note:[/] {note}")
+    d = res.outcome.details
+    verdict = "[bold green]WON[/]" if d["won"] else f"[bold red]LOST ({res.outcome.termination.lower()})[/]"
+    spa = f"{d['steps_per_apple']:.1f}" if d["steps_per_apple"] else "-"
+    console.print(
+        f"{verdict}  {game.info.name}  agent {ref}  seed {seed}: length {d['length']}/{width * height}, "
+        f"{d['steps']} steps, {d['apples']} apples, {spa} steps per apple"
+    )
+    if replay is not None:
+        console.print(f"replay written to {replay}")
+
+
+def summarise(agent: str, width: int, height: int, results: list[MatchResult], wall: float) -> dict[str, object]:
+    """The bench figures of a list of classic results (the ``--json`` object)."""
+    n = len(results)
+    steps = [r.steps for r in results]
+    wins = sum(1 for r in results if r.outcome.details["won"])
+    apples = sum(r.outcome.details["apples"] for r in results)
+    won_steps = [r.steps for r in results if r.outcome.details["won"]]
+    return {
+        "agent": agent,
+        "width": width,
+        "height": height,
+        "games": n,
+        "wins": wins,
+        "win_rate": wins / n if n else 0.0,
+        "mean_steps": sum(steps) / n if n else 0.0,
+        "mean_steps_won": sum(won_steps) / len(won_steps) if won_steps else None,
+        "max_steps": max(steps) if steps else 0,
+        "mean_steps_per_apple": sum(steps) / apples if apples else None,
+        "steps_per_second": sum(steps) / wall if wall > 0 else None,
+    }
+
+
+@app.command("bench")
+def bench_cmd(
+    agent: str = typer.Option(..., "--agent", "-a", help="Agent name, e.g. hamilton."),
+    width: int = typer.Option(12, "--width", "-W", help="Board columns."),
+    height: int = typer.Option(12, "--height", "-H", help="Board rows."),
+    games: int = typer.Option(100, "--games", "-n", help="Number of games."),
+    seed: int = typer.Option(1, "--seed", "-s", help="Run seed (per-game seeds derive from it)."),
+    tail_rule: str = typer.Option("lenient", "--tail-rule", help="lenient or strict."),
+    start_length: int = typer.Option(1, "--start-length", help="Initial snake length."),
+    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0: all cores)."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
+) -> None:
+    """Play many games in parallel and summarise win rate and steps."""
+    if games < 1:
+        fail("--games must be ≥ 1")
+    try:
+        gstr = game_string(width, height, tail_rule, start_length)
+        make(gstr)  # validate before starting workers
+        ref = agent_ref(agent)
+        make_agent(ref)
+        specs = [MatchSpec(gstr, (ref,), s, index=i) for i, s in enumerate(match_seeds(seed, games))]
+        t0 = time.perf_counter()
+        with progress_bar(games, f"{ref} on {width}×{height}") as prog:
+            results = run_many(specs, jobs=jobs or None, on_result=lambda _r: advance(prog))
+        wall = time.perf_counter() - t0
+    except SnakelabError as exc:
+        fail(str(exc))
+    summary = summarise(ref, width, height, results, wall)
+    notices = sorted({n for r in results for n in r.notices})
+    if as_json:
+        print_json(summary)
+        return
+    from rich.table import Table
+
+    table = Table(title=f"{ref} on {gstr}, {games} games, seed {seed}")
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    for key, value in summary.items():
+        table.add_row(key, f"{value:,.3f}" if isinstance(value, float) else str(value))
+    console.print(table)
+    for note in notices:
+        console.print(f"[yellow]note:[/] {note}")

@@ -1,0 +1,89 @@
+"""``snakelab replay``: show and verify replay files of any game."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import typer
+
+from snakelab.cli.common import console, fail
+from snakelab.core.errors import SnakelabError
+from snakelab.core.registry import game_entry
+from snakelab.core.replay import read_replay, states, verify
+
+NAME = "replay"
+app = typer.Typer(help="Show or verify replay files (JSON lines) of any game.", no_args_is_help=True)
+
+
+@app.command("verify")
+def verify_cmd(file: Path = typer.Argument(..., help="Replay file to re-simulate.")) -> None:
+    """Re-simulate a replay and check every step; exit 1 on a mismatch."""
+    try:
+        n = verify(file)
+    except SnakelabError as exc:
+        fail(f"{file}: {exc}" if str(file) not in str(exc) else str(exc), code=1)
+    console.print(f"{file}: OK, {n} steps verified")
+
+
+@app.command("show")
+def show_cmd(
+    file: Path = typer.Argument(..., help="Replay file."),
+    step: int | None = typer.Option(None, "--step", "-s", help="Show only this step and exit."),
+    play: bool = typer.Option(False, "--play", help="Animate the whole replay instead of stepping."),
+    speed: float = typer.Option(10.0, "--speed", help="Frames per second for --play."),
+) -> None:
+    """Step through a replay in the terminal.
+
+    Interactive keys (then Enter): nothing or ``n`` next, ``b`` back, a number jumps to
+    that step, ``e`` the end, ``q`` quits. Without a terminal the final state is shown.
+    """
+    try:
+        rep = read_replay(file)
+        entry = game_entry(rep.game)
+        if entry.render is None:
+            fail(f"{rep.game} has no terminal renderer")
+        frames = [(s.clone(), list(ev)) for s, ev in states(rep)]
+    except SnakelabError as exc:
+        fail(str(exc))
+    render = entry.render
+    last = len(frames) - 1
+
+    def show(i: int) -> None:
+        state, events = frames[i]
+        console.print(render(state))
+        ev = ", ".join(e.kind for e in events)
+        console.print(f"[bold]step {i}/{last}[/]" + (f"  events: {ev}" if ev else ""))
+
+    if step is not None:
+        if not 0 <= step <= last:
+            fail(f"step {step} is out of range 0..{last}")
+        show(step)
+        return
+    if play or not console.is_terminal:
+        if not console.is_terminal:
+            show(last)
+            return
+        for i in range(len(frames)):
+            console.clear()
+            show(i)
+            time.sleep(1.0 / max(speed, 0.1))
+        return
+    i = 0
+    while True:
+        console.clear()
+        show(i)
+        try:
+            key = input("[Enter/n] next  [b] back  [NUMBER] jump  [e] end  [q] quit > ").strip().lower()
+        except EOFError:
+            return
+        if key == "q":
+            return
+        if key == "b":
+            i = max(0, i - 1)
+        elif key == "e":
+            i = last
+        elif key.isdigit():
+            i = min(last, int(key))
+        else:
+            i = min(last, i + 1)

@@ -1,0 +1,1 @@
+"""What every game shares: geometry, protocols, registry, replays, errors, conformance."""

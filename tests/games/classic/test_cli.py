@@ -1,0 +1,73 @@
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from snakelab.cli import app
+
+runner = CliRunner()
+
+
+def _snakelab(*args):
+    return subprocess.run(
+        [sys.executable, "-c", "from snakelab.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_help_lists_games_and_verbs():
+    r = runner.invoke(app, ["--help"])
+    assert r.exit_code == 0 and "classic" in r.output and "bench" in r.output and "replay" in r.output
+
+
+def test_bench__json_keys():
+    r = runner.invoke(
+        app, ["classic", "bench", "--agent", "hamilton", "-W", "4", "-H", "4", "-n", "6", "-j", "1", "--json"]
+    )
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.stdout[r.stdout.index("{") :])
+    for key in (
+        "agent",
+        "width",
+        "height",
+        "games",
+        "wins",
+        "win_rate",
+        "mean_steps",
+        "max_steps",
+        "mean_steps_per_apple",
+        "steps_per_second",
+    ):
+        assert key in obj
+    assert obj["win_rate"] == 1.0 and obj["games"] == 6
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["classic", "play", "--agent", "nope", "--speed", "0"], "unknown agent 'nope'"),
+        (["classic", "play", "-W", "0", "-H", "5", "--speed", "0"], "0×5"),
+        (["classic", "play", "-W", "1", "-H", "1", "--speed", "0"], "1×1"),
+    ],
+)
+def test_bad_input__one_line_error(args, needle):
+    r = _snakelab(*args)
+    assert r.returncode != 0 and needle in r.stderr
+    assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_replay_play_verify_and_corrupt(tmp_path):
+    path = tmp_path / "g.jsonl"
+    r = _snakelab("classic", "play", "-W", "4", "-H", "4", "--speed", "0", "--replay", str(path))
+    assert r.returncode == 0 and "WON" in r.stdout
+    assert _snakelab("replay", "verify", str(path)).returncode == 0
+    show = _snakelab("replay", "show", str(path), "--step", "3")
+    assert show.returncode == 0 and "step 3/" in show.stdout
+    text = path.read_text()
+    path.write_text(text[: len(text) // 2])
+    r = _snakelab("replay", "verify", str(path))
+    assert r.returncode != 0 and "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
