@@ -2,7 +2,8 @@
 
 Every module in this package that defines a module-level ``app`` (a
 ``typer.Typer``) and a ``NAME`` becomes a sub-command group, so each game's verbs live
-in their own module (``cli/classic.py``, ``cli/blind.py``, ...).
+in their own module (``cli/classic.py``, ``cli/blind.py``, ...). A module may instead
+(or also) define ``register(app)`` to add top-level commands (``snakelab serve``).
 """
 
 from __future__ import annotations
@@ -48,6 +49,9 @@ def _mount() -> None:
         if mod.name.startswith("_") or mod.name == "common":
             continue
         module = importlib.import_module(f"{__name__}.{mod.name}")
+        register = getattr(module, "register", None)
+        if callable(register):
+            register(app)
         sub = getattr(module, "app", None)
         name = getattr(module, "NAME", None)
         if isinstance(sub, typer.Typer) and name:

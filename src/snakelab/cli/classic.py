@@ -7,11 +7,11 @@ from pathlib import Path
 
 import typer
 
-from snakelab.cli.common import LiveView, advance, console, fail, print_json, progress_bar
+from snakelab.cli.common import EXECUTOR_HELP, LiveView, console, fail, print_json, run_matches
 from snakelab.core.errors import SnakelabError
 from snakelab.core.registry import format_spec, make, make_agent
 from snakelab.harness.match import MatchResult, MatchSpec, play
-from snakelab.harness.run import match_seeds, run_many
+from snakelab.harness.run import match_seeds
 
 NAME = "classic"
 app = typer.Typer(help="Snake on a walled board: play live, benchmark agents.", no_args_is_help=True)
@@ -97,6 +97,7 @@ def bench_cmd(
     tail_rule: str = typer.Option("lenient", "--tail-rule", help="lenient or strict."),
     start_length: int = typer.Option(1, "--start-length", help="Initial snake length."),
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0: all cores)."),
+    executor: str | None = typer.Option(None, "--executor", help=EXECUTOR_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
 ) -> None:
     """Play many games in parallel and summarise win rate and steps."""
@@ -109,8 +110,7 @@ def bench_cmd(
         make_agent(ref)
         specs = [MatchSpec(gstr, (ref,), s, index=i) for i, s in enumerate(match_seeds(seed, games))]
         t0 = time.perf_counter()
-        with progress_bar(games, f"{ref} on {width}×{height}") as prog:
-            results = run_many(specs, jobs=jobs or None, on_result=lambda _r: advance(prog))
+        results = run_matches(specs, f"{ref} on {width}×{height}", executor=executor, jobs=jobs)
         wall = time.perf_counter() - t0
     except SnakelabError as exc:
         fail(str(exc))

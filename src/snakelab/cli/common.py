@@ -18,6 +18,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from snakelab.core.errors import ConfigError, SnakelabError
 from snakelab.core.game import Event, State
 from snakelab.core.registry import game_entry
+from snakelab.harness.match import MatchResult, MatchSpec
+from snakelab.harness.run import run_many
 
 console = Console()
 err_console = Console(stderr=True)
@@ -118,3 +120,32 @@ class LiveView:
             time.sleep(self._next - now)
         self._next = max(now, self._next) + 1.0 / self.fps
         self._live.update(self.render(state), refresh=True)
+
+
+def run_matches(
+    specs: Sequence[MatchSpec],
+    label: str,
+    *,
+    executor: str | None = None,
+    jobs: int = 0,
+    resume: str | None = None,
+    show_progress: bool = True,
+) -> list[MatchResult]:
+    """Run matches for a CLI verb: progress bar, executor choice, results in spec order.
+
+    Every bench, sweep and tournament goes through here, so executors (``--executor``)
+    and stored, resumable runs (``--resume``) work the same way for all of them.
+
+    Args:
+        specs: The matches, with seeds already derived from the run seed.
+        label: Progress bar text.
+        executor: The ``--executor`` option (see :func:`make_executor`).
+        jobs: Worker processes for the local pool (0: all cores).
+        resume: A run id to continue (needs a results store; see ``snakelab results``).
+        show_progress: Draw the progress bar on standard error.
+    """
+    if resume is not None:
+        raise ConfigError("--resume needs the results store, which this build does not have")
+    ex = make_executor(executor, jobs)
+    with progress_bar(len(specs), label, enabled=show_progress) as prog:
+        return run_many(specs, ex, jobs=jobs or None, on_result=lambda _r: advance(prog))
