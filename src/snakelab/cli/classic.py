@@ -98,6 +98,7 @@ def bench_cmd(
     start_length: int = typer.Option(1, "--start-length", help="Initial snake length."),
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0: all cores)."),
     executor: str | None = typer.Option(None, "--executor", help=EXECUTOR_HELP),
+    resume: str | None = typer.Option(None, "--resume", help="Continue a stored run (see snakelab results list)."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
 ) -> None:
     """Play many games in parallel and summarise win rate and steps."""
@@ -110,7 +111,7 @@ def bench_cmd(
         make_agent(ref)
         specs = [MatchSpec(gstr, (ref,), s, index=i) for i, s in enumerate(match_seeds(seed, games))]
         t0 = time.perf_counter()
-        results = run_matches(specs, f"{ref} on {width}×{height}", executor=executor, jobs=jobs)
+        results = run_matches(specs, f"{ref} on {width}×{height}", executor=executor, jobs=jobs, resume=resume)
         wall = time.perf_counter() - t0
     except SnakelabError as exc:
         fail(str(exc))
