@@ -1,0 +1,41 @@
+"""Throughput of the classic engine plus the `hamilton` agent through the match loop.
+
+The figure is a design constraint on the contracts: the same `harness.match.play`
+that `snakelab classic bench` uses, one core, replay recording off.
+
+    .venv/bin/python benchmarks/classic_throughput.py [--games N] [--size W]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from snakelab import make, make_agent
+from snakelab.harness import match_seeds, play
+
+
+def measure(agent: str, size: int, games: int, seed: int = 1) -> tuple[int, float]:
+    """Total steps and seconds for ``games`` games of ``agent`` on a size×size board."""
+    game = make(f"classic(width={size},height={size})")
+    steps = 0
+    t0 = time.perf_counter()
+    for s in match_seeds(seed, games):
+        steps += play(game, [make_agent(agent)], s).steps
+    return steps, time.perf_counter() - t0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--size", type=int, default=12)
+    args = ap.parse_args()
+    print(f"| agent | board | games | steps | seconds | steps/s |")
+    print("|---|---|---|---:|---:|---:|")
+    for agent in ("classic.hamilton", "classic.hamilton-shortcut"):
+        steps, secs = measure(agent, args.size, args.games)
+        print(f"| {agent} | {args.size}×{args.size} | {args.games} | {steps:,} | {secs:.2f} | {steps / secs:,.0f} |")
+
+
+if __name__ == "__main__":
+    main()
