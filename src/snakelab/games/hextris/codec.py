@@ -1,0 +1,276 @@
+"""External formats of the ICFP 2015 contest: problem JSON and solution JSON.
+
+* Problem: ``{"id", "units", "width", "height", "filled", "sourceLength", "sourceSeeds"}``
+  where a unit is ``{"members": [cell], "pivot": cell}`` and a cell ``{"x": n, "y": n}``.
+* Solution file: a JSON list of ``{"problemId", "seed", "tag", "solution"}`` (``tag``
+  optional).
+
+Every malformed file raises :class:`~snakelab.core.errors.CodecError` naming the file
+and the field that was wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from snakelab.core.errors import CodecError
+
+Cell = tuple[int, int]
+
+#: Where the problems are looked for when no directory is given (first hit wins):
+#: ``$SNAKELAB_ICFP2015_PROBLEMS``, then ``shared/data/icfp2015/problems`` beside the
+#: current directory or one of its parents (the project layout ``../shared/data``).
+ENV_PROBLEMS = "SNAKELAB_ICFP2015_PROBLEMS"
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A unit as written in the problem file.
+
+    Attributes:
+        members: Member cells ``(x, y)``.
+        pivot: The pivot cell (need not be a member, may lie off the board).
+    """
+
+    members: tuple[Cell, ...]
+    pivot: Cell
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One contest problem.
+
+    Attributes:
+        id: Problem id.
+        width: Columns.
+        height: Rows.
+        units: Unit types, in file order.
+        filled: Initially full cells.
+        source_length: Units per game.
+        source_seeds: The seeds of the problem's games, in file order (may repeat).
+    """
+
+    id: int
+    width: int
+    height: int
+    units: tuple[Unit, ...]
+    filled: tuple[Cell, ...]
+    source_length: int
+    source_seeds: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The problem in the contest's JSON form."""
+
+        def cell(c: Cell) -> dict[str, int]:
+            return {"x": c[0], "y": c[1]}
+
+        return {
+            "id": self.id,
+            "units": [{"members": [cell(m) for m in u.members], "pivot": cell(u.pivot)} for u in self.units],
+            "width": self.width,
+            "height": self.height,
+            "filled": [cell(c) for c in self.filled],
+            "sourceLength": self.source_length,
+            "sourceSeeds": list(self.source_seeds),
+        }
+
+
+def _int(obj: Any, key: str, where: str) -> int:
+    if not isinstance(obj, dict) or key not in obj:
+        raise CodecError(f"{where}: missing field {key!r}")
+    v = obj[key]
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise CodecError(f"{where}: field {key!r} must be an integer, not {v!r}")
+    return v
+
+
+def _cell(obj: Any, where: str) -> Cell:
+    if not isinstance(obj, dict):
+        raise CodecError(f'{where}: a cell must be an object {{"x": n, "y": n}}, not {obj!r}')
+    return (_int(obj, "x", where), _int(obj, "y", where))
+
+
+def _list(obj: dict[str, Any], key: str, where: str) -> list[Any]:
+    if key not in obj:
+        raise CodecError(f"{where}: missing field {key!r}")
+    v = obj[key]
+    if not isinstance(v, list):
+        raise CodecError(f"{where}: field {key!r} must be a list")
+    return v
+
+
+def parse_problem(obj: Any, source: str = "problem") -> Problem:
+    """Build a :class:`Problem` from parsed JSON, checking every field.
+
+    Args:
+        obj: The parsed JSON document.
+        source: Name used in error messages (usually the file name).
+
+    Raises:
+        CodecError: naming the source and the bad field.
+    """
+    if not isinstance(obj, dict):
+        raise CodecError(f"{source}: a problem must be a JSON object")
+    pid = _int(obj, "id", source)
+    width = _int(obj, "width", source)
+    height = _int(obj, "height", source)
+    if width < 1 or height < 1:
+        raise CodecError(f"{source}: board {width}×{height} must have width and height ≥ 1")
+    units: list[Unit] = []
+    for i, u in enumerate(_list(obj, "units", source)):
+        where = f"{source}: unit {i}"
+        if not isinstance(u, dict):
+            raise CodecError(f"{where}: must be an object with members and pivot")
+        members = tuple(_cell(c, where) for c in _list(u, "members", where))
+        if not members:
+            raise CodecError(f"{where}: has no members")
+        if len(set(members)) != len(members):
+            raise CodecError(f"{where}: lists a member twice")
+        if "pivot" not in u:
+            raise CodecError(f"{where}: missing field 'pivot'")
+        units.append(Unit(members, _cell(u["pivot"], where)))
+    if not units:
+        raise CodecError(f"{source}: has no units")
+    filled = tuple(_cell(c, f"{source}: filled") for c in _list(obj, "filled", source))
+    for x, y in filled:
+        if not (0 <= x < width and 0 <= y < height):
+            raise CodecError(f"{source}: filled cell ({x}, {y}) is off the {width}×{height} board")
+    source_length = _int(obj, "sourceLength", source)
+    if source_length < 0:
+        raise CodecError(f"{source}: sourceLength must be ≥ 0")
+    seeds = _list(obj, "sourceSeeds", source)
+    for s in seeds:
+        if isinstance(s, bool) or not isinstance(s, int):
+            raise CodecError(f"{source}: sourceSeeds must hold integers, not {s!r}")
+    if not seeds:
+        raise CodecError(f"{source}: sourceSeeds is empty")
+    return Problem(pid, width, height, tuple(units), filled, source_length, tuple(seeds))
+
+
+def load_problem(path: str | os.PathLike[str]) -> Problem:
+    """Read and check a problem JSON file.
+
+    Raises:
+        CodecError: if the file cannot be read, is not JSON, or a field is wrong.
+    """
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CodecError(f"cannot read problem file {p}: {exc.strerror or exc}") from None
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CodecError(f"{p}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    return parse_problem(obj, str(p))
+
+
+def find_problems_dir(start: str | os.PathLike[str] | None = None) -> Path:
+    """Locate the directory holding ``problem_K.json`` files (see :data:`ENV_PROBLEMS`).
+
+    Raises:
+        CodecError: if no such directory can be found.
+    """
+    env = os.environ.get(ENV_PROBLEMS)
+    if env:
+        return Path(env)
+    here = Path(start) if start is not None else Path.cwd()
+    bases = [here, *here.resolve().parents, *Path(__file__).resolve().parents]
+    for base in bases:
+        for cand in (base / "shared" / "data" / "icfp2015" / "problems", base / "data" / "icfp2015" / "problems"):
+            if (cand / "problem_0.json").is_file():
+                return cand
+    raise CodecError(
+        "cannot find the ICFP 2015 problems: set SNAKELAB_ICFP2015_PROBLEMS or pass --problems DIR "
+        "(expected ../shared/data/icfp2015/problems next to the project)"
+    )
+
+
+def load_problem_id(problem_id: int, problems_dir: str | os.PathLike[str] | None = None) -> Problem:
+    """Load ``problem_<id>.json`` from ``problems_dir`` (default: :func:`find_problems_dir`).
+
+    Raises:
+        CodecError: if the file is missing or malformed.
+    """
+    d = Path(problems_dir) if problems_dir is not None else find_problems_dir()
+    path = d / f"problem_{problem_id}.json"
+    if not path.is_file():
+        raise CodecError(f"no problem {problem_id}: {path} does not exist")
+    return load_problem(path)
+
+
+@dataclass(frozen=True)
+class SolutionEntry:
+    """One entry of a solution file.
+
+    Attributes:
+        problem_id: The problem.
+        seed: The game's seed.
+        solution: The command string.
+        tag: Free text, or None.
+    """
+
+    problem_id: int
+    seed: int
+    solution: str
+    tag: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The entry in the contest's JSON form."""
+        out: dict[str, Any] = {"problemId": self.problem_id, "seed": self.seed}
+        if self.tag is not None:
+            out["tag"] = self.tag
+        out["solution"] = self.solution
+        return out
+
+
+def parse_solutions(obj: Any, source: str = "solutions") -> list[SolutionEntry]:
+    """Check and convert a parsed solution document (a list of entries).
+
+    Raises:
+        CodecError: naming the source, the entry index and the bad field.
+    """
+    if isinstance(obj, dict):
+        obj = [obj]
+    if not isinstance(obj, list):
+        raise CodecError(f"{source}: a solution file must be a JSON list of objects")
+    out: list[SolutionEntry] = []
+    for i, e in enumerate(obj):
+        where = f"{source}: entry {i}"
+        if not isinstance(e, dict):
+            raise CodecError(f"{where}: must be an object with problemId, seed, solution")
+        pid = _int(e, "problemId", where)
+        seed = _int(e, "seed", where)
+        sol = e.get("solution")
+        if not isinstance(sol, str):
+            raise CodecError(f"{where}: field 'solution' must be a string")
+        tag = e.get("tag")
+        out.append(SolutionEntry(pid, seed, sol, None if tag is None else str(tag)))
+    return out
+
+
+def load_solutions(path: str | os.PathLike[str]) -> list[SolutionEntry]:
+    """Read a solution JSON file.
+
+    Raises:
+        CodecError: if unreadable, not JSON or malformed.
+    """
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CodecError(f"cannot read solution file {p}: {exc.strerror or exc}") from None
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CodecError(f"{p}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    return parse_solutions(obj, str(p))
+
+
+def format_solutions(entries: list[SolutionEntry]) -> str:
+    """The solution JSON text for ``entries`` (inverse of :func:`parse_solutions`)."""
+    return json.dumps([e.to_json() for e in entries])
