@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
+import shlex
 import sys
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, NoReturn
 
 import typer
@@ -15,11 +18,13 @@ from rich.console import Console
 from rich.live import Live
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from snakelab.core.errors import ConfigError, SnakelabError
+from snakelab.core.errors import SnakelabError
 from snakelab.core.game import Event, State
 from snakelab.core.registry import game_entry
+from snakelab.harness.executors import make_executor as _make_executor
 from snakelab.harness.match import MatchResult, MatchSpec
 from snakelab.harness.run import run_many
+from snakelab.harness.store import STORE_ENV, Store, StoreError, default_store_path, parse_run_id, run_stored
 
 console = Console()
 err_console = Console(stderr=True)
@@ -31,22 +36,28 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
-EXECUTOR_HELP = "Where matches run: 'local' (a process pool of --jobs workers, the default)."
+EXECUTOR_HELP = (
+    "Where matches run: 'local' (a process pool of --jobs workers, the default), "
+    "'dask-local' (a Dask local cluster of --jobs workers) or 'dask://HOST:PORT' (a running Dask scheduler)."
+)
+
+RESUME_HELP = "Continue stored run RUN_ID with the same options (see snakelab results list)."
 
 
 def make_executor(spec: str | None, jobs: int) -> Executor | None:
     """Turn an ``--executor`` option into an executor for :func:`run_many`.
 
-    Returns None for the local default (``run_many`` then makes and closes its own
-    process pool, or runs in-process when ``jobs == 1``).
+    ``local`` (or None) gives None: ``run_many`` then makes and closes its own process
+    pool, or runs in-process when ``jobs == 1``. ``dask-local`` starts a Dask local
+    cluster of ``jobs`` workers (0: every core); ``dask://HOST:PORT`` connects to a
+    running scheduler. Call ``shutdown()`` on a returned executor when done
+    (:func:`run_matches` does).
 
     Raises:
         ConfigError: for an executor it does not know.
+        ExecutorError: if a Dask executor cannot be started (scheduler unreachable, ...).
     """
-    del jobs  # the local pool takes jobs from run_many
-    if spec in (None, "", "local"):
-        return None
-    raise ConfigError(f"unknown executor {spec!r}: use 'local'")
+    return _make_executor(spec, jobs)
 
 
 def print_json(obj: Any) -> None:
@@ -130,22 +141,87 @@ def run_matches(
     jobs: int = 0,
     resume: str | None = None,
     show_progress: bool = True,
+    run_seed: int | None = None,
+    store: bool | str | os.PathLike[str] = True,
 ) -> list[MatchResult]:
     """Run matches for a CLI verb: progress bar, executor choice, results in spec order.
 
     Every bench, sweep and tournament goes through here, so executors (``--executor``)
     and stored, resumable runs (``--resume``) work the same way for all of them.
+    Each finished match is written to the results store as it arrives (see
+    :mod:`snakelab.harness.store`), and the run id is printed on standard error.
 
     Args:
         specs: The matches, with seeds already derived from the run seed.
-        label: Progress bar text.
+        label: Progress bar text (also the run's label in the store).
         executor: The ``--executor`` option (see :func:`make_executor`).
-        jobs: Worker processes for the local pool (0: all cores).
-        resume: A run id to continue (needs a results store; see ``snakelab results``).
+        jobs: Worker processes for the local pool or ``dask-local`` (0: all cores).
+        resume: A run id to continue: only its matches not yet stored are played,
+            and the result equals an uninterrupted run's.
         show_progress: Draw the progress bar on standard error.
+        run_seed: The run seed, recorded with the run.
+        store: True for the default store (``$SNAKELAB_STORE`` or
+            ``./snakelab-results.sqlite``; ``SNAKELAB_STORE=off`` disables it), a path
+            for another store, False to store nothing.
+
+    Raises:
+        UnknownRunError: for an unknown ``resume`` id.
+        ResumeMismatchError: if the options plan different matches than that run.
+        StoreError: if ``resume`` is given while storing is disabled.
+        ConfigError, ExecutorError: for a bad or unreachable executor.
     """
-    if resume is not None:
-        raise ConfigError("--resume needs the results store, which this build does not have")
-    ex = make_executor(executor, jobs)
-    with progress_bar(len(specs), label, enabled=show_progress) as prog:
-        return run_many(specs, ex, jobs=jobs or None, on_result=lambda _r: advance(prog))
+    path: Path | None
+    if store is True:
+        path = default_store_path()
+    elif store is False:
+        path = None
+    else:
+        path = Path(store)
+    if path is None:
+        if resume is not None:
+            raise StoreError(f"--resume needs the results store, which is disabled (${STORE_ENV}=off)")
+        ex = make_executor(executor, jobs)
+        try:
+            with progress_bar(len(specs), label, enabled=show_progress) as prog:
+                return run_many(specs, ex, jobs=jobs or None, on_result=lambda _r: advance(prog))
+        finally:
+            if ex is not None:
+                ex.shutdown()
+    with Store(path) as db:
+        if resume is not None:
+            db.resume(parse_run_id(resume), specs)  # fail on a bad id before starting workers
+        ex = make_executor(executor, jobs)
+        try:
+            with progress_bar(len(specs), label, enabled=show_progress) as prog:
+
+                def started(run_id: int, done: int) -> None:
+                    if resume is None:
+                        err_console.print(f"run {run_id} stored in {path} (resume with --resume {run_id})")
+                    else:
+                        err_console.print(f"resuming run {run_id}: {done} of {len(specs)} matches already stored")
+                    advance(prog, done)
+
+                _, results = run_stored(
+                    specs,
+                    db,
+                    label=label,
+                    resume=resume,
+                    executor=ex,
+                    jobs=jobs or None,
+                    command=_command_line(),
+                    run_seed=run_seed,
+                    on_start=started,
+                    on_result=lambda _r: advance(prog),
+                )
+                return results
+        finally:
+            if ex is not None:
+                ex.shutdown()
+
+
+def _command_line() -> str:
+    """The command that is running, as a user would retype it."""
+    argv = [os.path.basename(sys.argv[0]) if sys.argv else "snakelab", *sys.argv[1:]]
+    if argv[0] in ("__main__.py", "-c"):
+        argv[0] = "snakelab"
+    return shlex.join(argv)

@@ -1,0 +1,184 @@
+"""``snakelab results``: list, show and export stored runs; ratings across runs."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from pathlib import Path
+
+import typer
+
+from snakelab.cli.common import console, fail, print_json
+from snakelab.core.errors import SnakelabError
+from snakelab.harness.match import MatchResult
+from snakelab.harness.ratings import AgentRating, rate
+from snakelab.harness.store import STORE_ENV, Store, open_store, parse_run_id
+
+NAME = "results"
+app = typer.Typer(
+    help=f"Stored runs (SQLite; ${STORE_ENV} or ./snakelab-results.sqlite): list, show, export, ratings.",
+    no_args_is_help=True,
+)
+
+STORE_HELP = f"Results store file (default: ${STORE_ENV} or ./snakelab-results.sqlite)."
+
+
+def _open(store: Path | None) -> Store:
+    if store is not None and not store.exists():
+        fail(f"no results store at {store}")
+    try:
+        db = open_store(store)
+    except SnakelabError as exc:
+        fail(str(exc))
+    return db
+
+
+def _status(done: int, planned: int, finished: str | None) -> str:
+    return "done" if finished else f"{done}/{planned} (resumable)"
+
+
+@app.command("list")
+def list_cmd(
+    store: Path | None = typer.Option(None, "--store", help=STORE_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+) -> None:
+    """List every stored run, oldest first."""
+    with _open(store) as db:
+        runs = db.runs()
+    if as_json:
+        print_json([r.to_json() for r in runs])
+        return
+    from rich.table import Table
+
+    table = Table(title=f"runs in {db.path}")
+    for col in ("id", "created (UTC)", "what", "game", "matches", "status"):
+        table.add_column(col, justify="right" if col in ("id", "matches") else "left")
+    for r in runs:
+        table.add_row(str(r.id), r.created, r.label, r.game, str(r.planned), _status(r.done, r.planned, r.finished))
+    console.print(table)
+
+
+@app.command("show")
+def show_cmd(
+    run_id: str = typer.Argument(..., help="Run id (see snakelab results list)."),
+    store: Path | None = typer.Option(None, "--store", help=STORE_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
+) -> None:
+    """Show one run: what it was, and each agent's results with 95 % intervals."""
+    try:
+        with _open(store) as db:
+            info = db.run(run_id)
+            results = list(db.results(info.id).values())
+    except SnakelabError as exc:
+        fail(str(exc))
+    rows = rate(results)
+    ends: dict[str, int] = {}
+    for r in results:
+        ends[r.outcome.termination] = ends.get(r.outcome.termination, 0) + 1
+    if as_json:
+        print_json({"run": info.to_json(), "agents": [row.to_json() for row in rows], "terminations": ends})
+        return
+    console.print(f"[bold]run {info.id}[/]: {info.label}")
+    console.print(f"  command:  {info.command or '-'}")
+    console.print(f"  created:  {info.created} UTC; seed: {info.run_seed if info.run_seed is not None else '-'}")
+    console.print(f"  matches:  {_status(info.done, info.planned, info.finished)} of {info.planned}")
+    console.print("  endings:  " + (", ".join(f"{k.lower()} {v}" for k, v in sorted(ends.items())) or "-"))
+    console.print(_ratings_table(rows, f"run {info.id}"))
+
+
+def _ratings_table(rows: list[AgentRating], title: str) -> object:
+    from rich.table import Table
+
+    table = Table(title=title)
+    for col in ("game", "agent", "games", "wins", "win rate", "95 % interval", "mean score", "mu", "sigma", "ordinal"):
+        table.add_column(col, justify="left" if col in ("game", "agent") else "right")
+
+    def num(x: float | None) -> str:
+        return "-" if x is None else f"{x:.2f}"
+
+    for r in rows:
+        table.add_row(
+            r.game,
+            r.agent,
+            str(r.games),
+            str(r.wins),
+            f"{r.win_rate:.1%}",
+            f"{r.ci_low:.1%} – {r.ci_high:.1%}",
+            f"{r.mean_score:.2f}",
+            num(r.mu),
+            num(r.sigma),
+            num(r.ordinal),
+        )
+    return table
+
+
+def _csv_rows(results: dict[int, MatchResult]) -> str:
+    seats = max((len(r.agents) for r in results.values()), default=1)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    header = ["index", "seed", "game"]
+    header += [f"agent_{i}" for i in range(seats)] + [f"score_{i}" for i in range(seats)]
+    header += ["winner", "termination", "steps", "wall_s", "details"]
+    w.writerow(header)
+    for idx, r in sorted(results.items()):
+        agents = list(r.agents) + [""] * (seats - len(r.agents))
+        scores = [f"{s:g}" for s in r.outcome.scores] + [""] * (seats - len(r.outcome.scores))
+        winner = "" if r.outcome.winner is None else str(r.outcome.winner)
+        details = json.dumps(r.outcome.details, sort_keys=True)
+        w.writerow([idx, r.seed, r.game, *agents, *scores, winner, r.outcome.termination, r.steps, r.wall_s, details])
+    return buf.getvalue()
+
+
+@app.command("export")
+def export_cmd(
+    run_id: str = typer.Argument(..., help="Run id (see snakelab results list)."),
+    as_csv: bool = typer.Option(True, "--csv/--jsonl", help="CSV (one row per match) or JSON lines (full results)."),
+    output: Path | None = typer.Option(None, "--output", "-o", help="Write to this file instead of standard output."),
+    store: Path | None = typer.Option(None, "--store", help=STORE_HELP),
+) -> None:
+    """Export the matches of a run in match order (CSV by default)."""
+    from snakelab.harness.store import result_to_json
+
+    try:
+        with _open(store) as db:
+            results = db.results(parse_run_id(run_id))
+    except SnakelabError as exc:
+        fail(str(exc))
+    if as_csv:
+        text = _csv_rows(results)
+    else:
+        text = "".join(json.dumps(result_to_json(r)) + "\n" for _, r in sorted(results.items()))
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+        console.print(f"{len(results)} matches of run {run_id} written to {output}")
+
+
+@app.command("ratings")
+def ratings_cmd(
+    game: str | None = typer.Option(None, "--game", "-g", help="Only this game: an id (arena) or a game string."),
+    runs: list[str] | None = typer.Option(None, "--run", "-r", help="Only these runs (repeatable)."),
+    store: Path | None = typer.Option(None, "--store", help=STORE_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+) -> None:
+    """OpenSkill ratings and win rates (95 % Wilson intervals) per agent, across stored runs.
+
+    Multi-player games are rated from placings. Single-player agents are compared on
+    the same match seeds (benches run with the same --seed), duplicate-bridge style.
+    """
+    try:
+        with _open(store) as db:
+            ids = [db.run(r).id for r in runs] if runs else None
+            rows = rate((r for _, _, r in db.iter_results(ids)), game=game)
+    except SnakelabError as exc:
+        fail(str(exc))
+    if as_json:
+        print_json([r.to_json() for r in rows])
+        return
+    if not rows:
+        console.print("no stored matches" + (f" of {game}" if game else ""))
+        return
+    console.print(_ratings_table(rows, "ratings across runs"))

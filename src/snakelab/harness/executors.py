@@ -1,0 +1,155 @@
+"""Executors for :func:`~snakelab.harness.run.run_many` beyond the local process pool.
+
+``run_many`` takes any ``concurrent.futures.Executor``; this module builds them from
+the CLI's ``--executor`` strings:
+
+* ``local`` (or nothing): run_many's own process pool of ``jobs`` workers.
+* ``dask-local``: a Dask ``LocalCluster`` of ``jobs`` worker processes (one thread
+  each, dashboard off), started here and closed by :meth:`DaskExecutor.shutdown`.
+* ``dask://HOST:PORT``: an existing Dask scheduler (``dask scheduler`` plus
+  ``dask worker tcp://HOST:PORT`` on each machine, with snakelab installed there).
+
+Work items are the same picklable specs either way and per-match seeds come from
+the run seed, so the executor never changes the results.
+
+Dask (``pip install snakelab[dask]``) is imported only when a Dask executor is asked for.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from concurrent.futures import Executor, Future
+from typing import Any, ParamSpec, TypeVar
+
+from snakelab.core.errors import ConfigError, SnakelabError
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+EXECUTOR_CHOICES = "'local' (a process pool of --jobs workers), 'dask-local' or 'dask://HOST:PORT'"
+"""How the ``--executor`` forms are described in help and error messages."""
+
+
+class ExecutorError(SnakelabError):
+    """An executor could not be started: Dask missing, a scheduler unreachable, ..."""
+
+
+class DaskExecutor(Executor):
+    """A ``concurrent.futures.Executor`` running tasks on a Dask cluster.
+
+    Use :func:`dask_executor` to make one. :meth:`shutdown` closes the client, and
+    the cluster too when this executor started it (``dask-local``).
+
+    Attributes:
+        address: The scheduler address.
+        client: The ``distributed.Client``.
+    """
+
+    def __init__(self, client: Any, cluster: Any | None = None) -> None:
+        self.client = client
+        self.address: str = str(client.scheduler.address)
+        self._cluster = cluster
+        # pure=False: two equal specs are two matches, never one cached task.
+        self._inner: Executor = client.get_executor(pure=False)
+
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+        """Schedule ``fn(*args, **kwargs)`` on the cluster."""
+        return self._inner.submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Stop submitting, close the client, and close the cluster if this executor owns it."""
+        del cancel_futures  # closing the client releases (and so cancels) its futures
+        self._inner.shutdown(wait=wait)
+        self.client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+            self._cluster = None
+
+    def __repr__(self) -> str:
+        kind = "local cluster" if self._cluster is not None else "scheduler"
+        return f"<DaskExecutor {kind} {self.address}>"
+
+
+def _import_distributed() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise ExecutorError("Dask executors need dask[distributed]: pip install 'snakelab[dask]'") from None
+    return distributed
+
+
+def dask_executor(address: str | None, jobs: int = 0, *, timeout_s: float = 10.0) -> DaskExecutor:
+    """Connect to a Dask scheduler, or start a local cluster.
+
+    Args:
+        address: ``tcp://HOST:PORT`` (or ``HOST:PORT``) of a running scheduler, or
+            None to start a ``LocalCluster``.
+        jobs: Worker processes of the local cluster (0: every core).
+        timeout_s: How long to try to reach the scheduler.
+
+    Raises:
+        ExecutorError: if Dask is not installed, the scheduler cannot be reached or
+            the local cluster does not start.
+    """
+    distributed = _import_distributed()
+    if address is None:
+        from snakelab.harness.run import default_jobs
+
+        n = jobs if jobs > 0 else default_jobs()
+        try:
+            cluster = distributed.LocalCluster(
+                n_workers=n,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+            )
+        except Exception as exc:  # Dask raises many kinds; report any as one error.
+            raise ExecutorError(f"cannot start a Dask local cluster of {n} workers: {exc}") from None
+        try:
+            client = distributed.Client(cluster, set_as_default=False)
+        except Exception as exc:
+            cluster.close()
+            raise ExecutorError(f"cannot connect to the Dask local cluster: {exc}") from None
+        return DaskExecutor(client, cluster)
+    addr = address if "://" in address else f"tcp://{address}"
+    try:
+        client = distributed.Client(addr, timeout=timeout_s, set_as_default=False)
+    except Exception as exc:
+        raise ExecutorError(
+            f"cannot reach the Dask scheduler at {addr} within {timeout_s:g} s ({type(exc).__name__}: {exc}); "
+            "is `dask scheduler` running there and the port open?"
+        ) from None
+    return DaskExecutor(client)
+
+
+def make_executor(spec: str | None, jobs: int = 0) -> Executor | None:
+    """Turn an ``--executor`` string into an executor for ``run_many``.
+
+    Args:
+        spec: ``None``/``"local"``, ``"dask-local"`` or ``"dask://HOST:PORT"``.
+        jobs: Workers for ``dask-local`` (0: every core); the local pool takes its
+            worker count from ``run_many`` instead.
+
+    Returns:
+        None for the local default (``run_many`` then makes and closes its own pool,
+        or runs in-process when ``jobs == 1``); otherwise an executor the caller must
+        ``shutdown()`` (or use in a ``with`` block).
+
+    Raises:
+        ConfigError: for an executor string it does not know.
+        ExecutorError: if a Dask executor cannot be started.
+    """
+    text = (spec or "").strip()
+    if text in ("", "local"):
+        return None
+    if text == "dask-local":
+        return dask_executor(None, jobs)
+    if text.startswith("dask://"):
+        address = text.removeprefix("dask://")
+        host, sep, port = address.rpartition(":")
+        if not sep or not host or not port.isdigit():
+            raise ConfigError(f"bad Dask scheduler address in executor {spec!r}: expected dask://HOST:PORT")
+        return dask_executor(address, jobs)
+    raise ConfigError(f"unknown executor {spec!r}: use {EXECUTOR_CHOICES}")

@@ -1,0 +1,471 @@
+"""Results in SQLite: every finished match stored as it arrives, runs resumable.
+
+A *run* is one bench, sweep or tournament: a planned, ordered list of
+:class:`~snakelab.harness.match.MatchSpec`. The store keeps two tables:
+
+``runs``
+    ``id`` (an integer, the run id users type), ``created`` (UTC, ISO 8601),
+    ``label``, ``command`` (the command line that started it), ``game`` (the game
+    strings it plays, comma-separated), ``agents`` (JSON list of distinct agent
+    names), ``run_seed`` (if the caller gave one), ``planned`` (number of matches),
+    ``specs_hash`` (a digest of the planned specs, checked on resume) and
+    ``finished`` (UTC time the last match was stored, or NULL).
+``matches``
+    ``run_id``, ``idx`` (position in the run), ``seed``, ``spec`` and ``result``
+    (JSON; the result keeps raw per-move times, so a stored result reads back
+    equal to the one played).
+
+Each match is written in its own transaction the moment it arrives, in WAL mode,
+so a killed process (even SIGKILL) loses at most the matches still being played;
+``synchronous=NORMAL`` means a power cut could also drop the last few commits,
+which is the usual WAL trade-off. Several processes may share one store file.
+
+The default store is ``./snakelab-results.sqlite``; ``$SNAKELAB_STORE`` overrides
+the path, and ``SNAKELAB_STORE=off`` turns storing off for the CLI.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from snakelab.core.errors import SnakelabError
+from snakelab.core.game import JSON, Budget, Outcome
+from snakelab.harness.match import MatchResult, MatchSpec
+from snakelab.harness.run import run_many
+
+DEFAULT_STORE = "snakelab-results.sqlite"
+"""File name of the default store, in the current directory."""
+
+STORE_ENV = "SNAKELAB_STORE"
+"""Environment variable naming the store path (``off`` disables storing)."""
+
+_OFF = ("off", "none", "no", "0", "false")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    created TEXT NOT NULL,
+    label TEXT NOT NULL,
+    command TEXT NOT NULL,
+    game TEXT NOT NULL,
+    agents TEXT NOT NULL,
+    run_seed INTEGER,
+    planned INTEGER NOT NULL,
+    specs_hash TEXT NOT NULL,
+    finished TEXT
+);
+CREATE TABLE IF NOT EXISTS matches (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    spec TEXT NOT NULL,
+    result TEXT NOT NULL,
+    PRIMARY KEY (run_id, idx)
+);
+"""
+
+
+class StoreError(SnakelabError):
+    """The results store cannot be opened or does not hold what was asked for."""
+
+
+class UnknownRunError(StoreError, LookupError):
+    """No run with that id in the store."""
+
+    def __str__(self) -> str:
+        # LookupError would quote the message like a dict key; keep it plain.
+        return str(self.args[0]) if self.args else ""
+
+
+class ResumeMismatchError(StoreError):
+    """``--resume`` was given options that plan different matches than the stored run."""
+
+
+def default_store_path() -> Path | None:
+    """The store the CLI uses: ``$SNAKELAB_STORE`` or ``./snakelab-results.sqlite``.
+
+    Returns:
+        The path, or None when ``$SNAKELAB_STORE`` is ``off`` (storing disabled).
+    """
+    env = os.environ.get(STORE_ENV, "").strip()
+    if env.lower() in _OFF:
+        return None
+    return Path(env) if env else Path(DEFAULT_STORE)
+
+
+# -- JSON forms ----------------------------------------------------------------
+
+
+def spec_to_json(spec: MatchSpec) -> dict[str, JSON]:
+    """A match spec as JSON (inverse: :func:`spec_from_json`)."""
+    out = dataclasses.asdict(spec)
+    out["agents"] = list(spec.agents)
+    return out
+
+
+def spec_from_json(data: dict[str, JSON]) -> MatchSpec:
+    """Rebuild a :class:`MatchSpec` written by :func:`spec_to_json`."""
+    known = {f.name for f in dataclasses.fields(MatchSpec)}
+    kwargs = {k: v for k, v in data.items() if k in known}
+    kwargs["agents"] = tuple(kwargs["agents"])
+    if kwargs.get("budget") is not None:
+        kwargs["budget"] = Budget(**kwargs["budget"])
+    return MatchSpec(**kwargs)
+
+
+def result_to_json(result: MatchResult) -> dict[str, JSON]:
+    """A match result as JSON, lossless (raw move times kept; inverse: :func:`result_from_json`)."""
+    out: dict[str, JSON] = {}
+    for f in dataclasses.fields(MatchResult):
+        value = getattr(result, f.name)
+        if isinstance(value, Outcome):
+            value = value.to_json()
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[f.name] = value
+    return out
+
+
+def result_from_json(data: dict[str, JSON]) -> MatchResult:
+    """Rebuild a :class:`MatchResult` written by :func:`result_to_json`."""
+    known = {f.name for f in dataclasses.fields(MatchResult)}
+    kwargs = {k: v for k, v in data.items() if k in known}
+    kwargs["agents"] = tuple(kwargs["agents"])
+    kwargs["outcome"] = Outcome.from_json(kwargs["outcome"])
+    return MatchResult(**kwargs)
+
+
+def specs_digest(specs: Sequence[MatchSpec]) -> str:
+    """A digest of a planned run; resuming checks that the plan did not change."""
+    h = hashlib.sha256()
+    for spec in specs:
+        h.update(json.dumps(spec_to_json(spec), sort_keys=True).encode())
+        h.update(b"\n")
+    return h.hexdigest()
+
+
+# -- the store -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """One row of the ``runs`` table plus the number of stored matches.
+
+    Attributes:
+        id: The run id.
+        created: UTC creation time, ISO 8601.
+        label: What the run is (the progress bar label).
+        command: The command line that started it.
+        game: Game strings played, comma-separated.
+        agents: Distinct agent names, in first-seen order.
+        run_seed: The run seed, when the caller recorded it.
+        planned: Matches planned.
+        done: Matches stored so far.
+        finished: UTC time the last planned match was stored, or None.
+    """
+
+    id: int
+    created: str
+    label: str
+    command: str
+    game: str
+    agents: tuple[str, ...]
+    run_seed: int | None
+    planned: int
+    done: int
+    finished: str | None
+
+    def to_json(self) -> dict[str, JSON]:
+        """The run as a JSON object."""
+        out = dataclasses.asdict(self)
+        out["agents"] = list(self.agents)
+        return out
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def parse_run_id(text: str | int) -> int:
+    """Read a run id as typed by a user (``"12"``, ``"#12"`` or ``12``).
+
+    Raises:
+        UnknownRunError: if it is not a positive integer.
+    """
+    t = str(text).strip().lstrip("#")
+    if not t.isdigit() or int(t) < 1:
+        raise UnknownRunError(f"{text!r} is not a run id: run ids are positive integers (see snakelab results list)")
+    return int(t)
+
+
+class Store:
+    """A results store in one SQLite file; see the module docstring.
+
+    Args:
+        path: The database file (created with its tables if missing).
+
+    Raises:
+        StoreError: if the file cannot be opened as a snakelab store.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        try:
+            if self.path.parent != Path():
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            # isolation_level=None: we issue BEGIN/COMMIT ourselves, one per match.
+            self._db = sqlite3.connect(self.path, timeout=60.0, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(_SCHEMA)
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreError(f"cannot open results store {self.path}: {exc}") from None
+
+    def close(self) -> None:
+        """Close the database connection."""
+        self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- writing ---------------------------------------------------------------
+    def create_run(
+        self,
+        specs: Sequence[MatchSpec],
+        label: str,
+        *,
+        command: str = "",
+        run_seed: int | None = None,
+    ) -> int:
+        """Record a new planned run and return its id."""
+        digest = specs_digest(specs)
+        games = list(dict.fromkeys(s.game for s in specs))
+        agents = list(dict.fromkeys(a for s in specs for a in s.agents))
+        with self._tx():
+            cur = self._db.execute(
+                "INSERT INTO runs (created, label, command, game, agents, run_seed, planned, specs_hash)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (_now(), label, command, ",".join(games), json.dumps(agents), run_seed, len(specs), digest),
+            )
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    def add_match(self, run_id: int, idx: int, spec: MatchSpec, result: MatchResult) -> None:
+        """Store one finished match in its own transaction (a repeat of a stored index is ignored)."""
+        with self._tx():
+            self._db.execute(
+                "INSERT OR IGNORE INTO matches (run_id, idx, seed, spec, result) VALUES (?, ?, ?, ?, ?)",
+                (run_id, idx, spec.seed, json.dumps(spec_to_json(spec)), json.dumps(result_to_json(result))),
+            )
+            # Mark the run finished in the same transaction as its last match.
+            self._db.execute(
+                "UPDATE runs SET finished = ? WHERE id = ? AND finished IS NULL"
+                " AND planned = (SELECT COUNT(*) FROM matches WHERE run_id = ?)",
+                (_now(), run_id, run_id),
+            )
+
+    def delete_run(self, run_id: int) -> None:
+        """Remove a run and its matches.
+
+        Raises:
+            UnknownRunError: if there is no such run.
+        """
+        self.run(run_id)
+        with self._tx():
+            self._db.execute("DELETE FROM matches WHERE run_id = ?", (run_id,))
+            self._db.execute("DELETE FROM runs WHERE id = ?", (run_id,))
+
+    def _tx(self) -> _Transaction:
+        return _Transaction(self._db)
+
+    def resume(self, run_id: int | str, specs: Sequence[MatchSpec]) -> dict[int, MatchResult]:
+        """Check that ``specs`` are the plan of a stored run and return its finished matches.
+
+        Raises:
+            UnknownRunError: if there is no such run.
+            ResumeMismatchError: if ``specs`` plan different matches (other options,
+                seed or count than the command that started the run).
+        """
+        info = self.run(run_id)
+        if self.specs_hash(info.id) != specs_digest(specs):
+            how = f" (it was started by: {info.command})" if info.command else ""
+            raise ResumeMismatchError(
+                f"run {info.id} ({info.label}, {info.planned} matches) was planned with other options{how}; "
+                "repeat the options of the original command to resume it"
+            )
+        return self.results(info.id)
+
+    # -- reading ---------------------------------------------------------------
+    def runs(self) -> list[RunInfo]:
+        """Every run, oldest first."""
+        rows = self._db.execute(
+            "SELECT r.id, r.created, r.label, r.command, r.game, r.agents, r.run_seed, r.planned,"
+            " (SELECT COUNT(*) FROM matches m WHERE m.run_id = r.id), r.finished FROM runs r ORDER BY r.id"
+        ).fetchall()
+        return [_run_info(row) for row in rows]
+
+    def run(self, run_id: int | str) -> RunInfo:
+        """One run.
+
+        Raises:
+            UnknownRunError: if there is no such run (the message names the store).
+        """
+        rid = parse_run_id(run_id)
+        row = self._db.execute(
+            "SELECT r.id, r.created, r.label, r.command, r.game, r.agents, r.run_seed, r.planned,"
+            " (SELECT COUNT(*) FROM matches m WHERE m.run_id = r.id), r.finished FROM runs r WHERE r.id = ?",
+            (rid,),
+        ).fetchone()
+        if row is None:
+            raise UnknownRunError(f"unknown run id {rid} in results store {self.path} (see snakelab results list)")
+        return _run_info(row)
+
+    def specs_hash(self, run_id: int) -> str:
+        """The digest of a run's planned specs (see :func:`specs_digest`)."""
+        self.run(run_id)
+        row = self._db.execute("SELECT specs_hash FROM runs WHERE id = ?", (run_id,)).fetchone()
+        return str(row[0])
+
+    def results(self, run_id: int | str) -> dict[int, MatchResult]:
+        """The stored results of a run, keyed by match position.
+
+        Raises:
+            UnknownRunError: if there is no such run.
+        """
+        rid = self.run(run_id).id
+        return {idx: result_from_json(json.loads(text)) for idx, text in self._iter(rid, "result")}
+
+    def specs(self, run_id: int | str) -> dict[int, MatchSpec]:
+        """The specs of a run's stored matches, keyed by match position."""
+        rid = self.run(run_id).id
+        return {idx: spec_from_json(json.loads(text)) for idx, text in self._iter(rid, "spec")}
+
+    def iter_results(self, run_ids: Sequence[int] | None = None) -> Iterator[tuple[int, int, MatchResult]]:
+        """Every stored result as ``(run_id, idx, result)``, in run then match order.
+
+        Args:
+            run_ids: Only these runs (default: all).
+        """
+        rows = self._db.execute("SELECT run_id, idx, result FROM matches ORDER BY run_id, idx").fetchall()
+        wanted = None if run_ids is None else set(run_ids)
+        for rid, idx, text in rows:
+            if wanted is None or rid in wanted:
+                yield rid, idx, result_from_json(json.loads(text))
+
+    def _iter(self, run_id: int, column: str) -> Iterator[tuple[int, str]]:
+        # column is one of two literals chosen above, never user input.
+        yield from self._db.execute(f"SELECT idx, {column} FROM matches WHERE run_id = ? ORDER BY idx", (run_id,))
+
+
+def run_stored(
+    specs: Sequence[MatchSpec],
+    store: Store,
+    *,
+    label: str = "",
+    resume: int | str | None = None,
+    executor: Executor | None = None,
+    jobs: int | None = None,
+    command: str = "",
+    run_seed: int | None = None,
+    on_start: Callable[[int, int], None] | None = None,
+    on_result: Callable[[MatchResult], None] | None = None,
+) -> tuple[int, list[MatchResult]]:
+    """Run matches through :func:`~snakelab.harness.run.run_many`, storing each as it arrives.
+
+    The key of a match is its position in ``specs``. When resuming, only the
+    positions not yet stored are played; the result list merges stored and new
+    results in spec order, so it equals the list an uninterrupted run returns.
+
+    Args:
+        specs: The planned matches, in order.
+        store: Where results go.
+        label: What the run is, for listings.
+        resume: A run id to continue instead of starting a new run.
+        executor: Passed to ``run_many``.
+        jobs: Passed to ``run_many``.
+        command: The command line, recorded with a new run.
+        run_seed: The run seed, recorded with a new run.
+        on_start: Called once with ``(run_id, matches already stored)`` before play.
+        on_result: Called with every newly played result as it arrives.
+
+    Returns:
+        The run id and every result in spec order.
+
+    Raises:
+        UnknownRunError: for an unknown ``resume`` id.
+        ResumeMismatchError: if ``specs`` are not that run's plan.
+    """
+    specs = list(specs)
+    if resume is not None:
+        rid = store.run(resume).id
+        done = store.resume(rid, specs)
+    else:
+        rid = store.create_run(specs, label, command=command, run_seed=run_seed)
+        done = {}
+    if on_start is not None:
+        on_start(rid, len(done))
+    # Positions become the indices run_many sees, so each arriving result names its slot.
+    todo = [dataclasses.replace(s, index=i) for i, s in enumerate(specs) if i not in done]
+
+    def arrived(result: MatchResult) -> None:
+        store.add_match(rid, result.index, specs[result.index], result)
+        if on_result is not None:
+            on_result(result)
+
+    fresh = run_many(todo, executor, jobs=jobs, on_result=arrived) if todo else []
+    merged = dict(done)
+    merged.update((r.index, r) for r in fresh)
+    out = []
+    for i, spec in enumerate(specs):
+        r = merged[i]
+        r.index = spec.index  # the caller's own numbering, as run_many would give it
+        out.append(r)
+    return rid, out
+
+
+def _run_info(row: tuple[Any, ...]) -> RunInfo:
+    rid, created, label, command, game, agents, run_seed, planned, done, finished = row
+    return RunInfo(rid, created, label, command, game, tuple(json.loads(agents)), run_seed, planned, done, finished)
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (``ROLLBACK`` on error), as a context manager."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        # IMMEDIATE takes the write lock up front, so concurrent writers wait (busy
+        # timeout) instead of failing half-way through a transaction.
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: object, *rest: object) -> None:
+        self.db.execute("ROLLBACK" if exc_type is not None else "COMMIT")
+
+
+def open_store(path: str | os.PathLike[str] | None = None) -> Store:
+    """Open ``path``, or the default store (see :func:`default_store_path`).
+
+    Raises:
+        StoreError: if storing is disabled by ``$SNAKELAB_STORE=off`` and no path
+            was given, or the file cannot be opened.
+    """
+    if path is None:
+        path = default_store_path()
+        if path is None:
+            raise StoreError(f"the results store is disabled (${STORE_ENV}={os.environ.get(STORE_ENV)})")
+    return Store(path)

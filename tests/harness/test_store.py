@@ -1,0 +1,151 @@
+import json
+import sqlite3
+
+import pytest
+from typer.testing import CliRunner
+
+from snakelab.cli import app
+from snakelab.cli.common import run_matches
+from snakelab.core.errors import SnakelabError
+from snakelab.core.game import Budget
+from snakelab.harness import MatchSpec, match_seeds, run_many
+from snakelab.harness.store import (
+    ResumeMismatchError,
+    Store,
+    StoreError,
+    UnknownRunError,
+    default_store_path,
+    parse_run_id,
+    result_from_json,
+    result_to_json,
+    run_stored,
+    spec_from_json,
+    spec_to_json,
+)
+
+runner = CliRunner()
+GAME = "classic(width=6,height=6)"
+
+
+def _specs(n, seed=3, agent="classic.greedy"):
+    return [MatchSpec(GAME, (agent,), s, index=i) for i, s in enumerate(match_seeds(seed, n))]
+
+
+def _key(results):
+    return [(r.index, r.seed, r.steps, r.outcome.to_json(), r.agents) for r in results]
+
+
+def test_json_forms__round_trip_exactly():
+    spec = MatchSpec(GAME, ("classic.greedy",), 12, budget=Budget(time_s=0.5), measure=True, index=4)
+    assert spec_from_json(json.loads(json.dumps(spec_to_json(spec)))) == spec
+    (res,) = run_many([spec], jobs=1)
+    back = result_from_json(json.loads(json.dumps(result_to_json(res))))
+    assert back == res and back.move_times and back.agents == ("classic.greedy",)
+
+
+def test_default_store_path__env_and_off(monkeypatch, tmp_path):
+    monkeypatch.setenv("SNAKELAB_STORE", str(tmp_path / "x.sqlite"))
+    assert default_store_path() == tmp_path / "x.sqlite"
+    monkeypatch.setenv("SNAKELAB_STORE", "off")
+    assert default_store_path() is None
+    monkeypatch.delenv("SNAKELAB_STORE")
+    assert str(default_store_path()) == "snakelab-results.sqlite"
+
+
+def test_run_stored__every_match_stored_in_wal_mode(tmp_path):
+    with Store(tmp_path / "s.sqlite") as db:
+        rid, results = run_stored(_specs(5), db, label="five", run_seed=3, command="snakelab x")
+        info = db.run(rid)
+        assert (info.planned, info.done, info.run_seed, info.label) == (5, 5, 3, "five")
+        assert info.finished is not None and info.agents == ("classic.greedy",) and info.game == GAME
+        assert _key(db.results(rid).values()) == _key(results)
+    mode = sqlite3.connect(tmp_path / "s.sqlite").execute("PRAGMA journal_mode").fetchone()[0]
+    assert mode == "wal"
+
+
+def test_run_stored__resume_plays_only_missing_and_merges_in_order(tmp_path):
+    specs = _specs(8)
+    full = run_many(specs, jobs=1)
+    with Store(tmp_path / "s.sqlite") as db:
+        rid = db.create_run(specs, "eight")
+        for i in (0, 3, 4, 7):  # as if killed after these arrived
+            db.add_match(rid, i, specs[i], full[i])
+        assert db.run(rid).finished is None
+        played = []
+        rid2, merged = run_stored(specs, db, resume=str(rid), jobs=1, on_result=lambda r: played.append(r.index))
+        assert rid2 == rid
+        assert sorted(played) == [1, 2, 5, 6]
+        assert _key(merged) == _key(full)
+        assert db.run(rid).done == 8 and db.run(rid).finished is not None
+
+
+def test_resume__other_options_or_unknown_id_are_errors(tmp_path):
+    with Store(tmp_path / "s.sqlite") as db:
+        rid = db.create_run(_specs(3), "three", command="snakelab classic bench -n 3")
+        with pytest.raises(ResumeMismatchError, match="snakelab classic bench -n 3"):
+            db.resume(rid, _specs(4))
+        with pytest.raises(UnknownRunError, match="unknown run id 99"):
+            db.resume(99, _specs(3))
+    with pytest.raises(UnknownRunError, match="not a run id"):
+        parse_run_id("abc")
+
+
+def test_store__unopenable_file_is_a_store_error(tmp_path):
+    bad = tmp_path / "bad.sqlite"
+    bad.write_text("this is not a database" * 100)
+    with pytest.raises(StoreError, match="cannot open results store"):
+        Store(bad)
+
+
+def test_run_matches__stores_prints_id_and_resumes(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SNAKELAB_STORE", str(tmp_path / "r.sqlite"))
+    specs = _specs(4)
+    first = run_matches(specs, "four", jobs=1, show_progress=False, run_seed=3)
+    assert "run 1 stored in" in capsys.readouterr().err
+    again = run_matches(specs, "four", jobs=1, resume="1", show_progress=False)
+    assert "4 of 4 matches already stored" in capsys.readouterr().err
+    assert _key(again) == _key(first)
+    with Store(tmp_path / "r.sqlite") as db:
+        assert [r.id for r in db.runs()] == [1] and db.run(1).run_seed == 3
+
+
+def test_run_matches__store_off(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SNAKELAB_STORE", "off")
+    assert len(run_matches(_specs(2), "two", jobs=1, show_progress=False)) == 2
+    assert not list(tmp_path.iterdir())
+    with pytest.raises(StoreError, match="disabled"):
+        run_matches(_specs(2), "two", jobs=1, resume="1", show_progress=False)
+
+
+def test_cli__results_list_show_export(tmp_path):
+    path = tmp_path / "c.sqlite"
+    with Store(path) as db:
+        rid, results = run_stored(_specs(3), db, label="three greedy", jobs=1)
+    store = ["--store", str(path)]
+    r = runner.invoke(app, ["results", "list", "--json", *store])
+    assert r.exit_code == 0, r.output
+    (run,) = json.loads(r.stdout)
+    assert run["id"] == rid and run["done"] == 3 and run["label"] == "three greedy"
+    r = runner.invoke(app, ["results", "show", str(rid), "--json", *store])
+    assert r.exit_code == 0, r.output
+    shown = json.loads(r.stdout)
+    assert shown["agents"][0]["games"] == 3 and sum(shown["terminations"].values()) == 3
+    r = runner.invoke(app, ["results", "export", str(rid), "--csv", *store])
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.strip().splitlines()
+    assert lines[0].startswith("index,seed,game,agent_0,score_0,winner,termination")
+    assert len(lines) == 4 and lines[1].startswith(f"0,{results[0].seed},")
+    r = runner.invoke(app, ["results", "export", str(rid), "--jsonl", *store])
+    assert [json.loads(x)["steps"] for x in r.stdout.splitlines()] == [x.steps for x in results]
+
+
+def test_cli__unknown_run_is_a_one_line_error(tmp_path):
+    path = tmp_path / "c.sqlite"
+    Store(path).close()
+    r = runner.invoke(app, ["results", "show", "5", "--store", str(path)])
+    assert r.exit_code == 2 and "unknown run id 5" in r.output
+
+
+def test_snakelab_error_hierarchy():
+    assert issubclass(UnknownRunError, SnakelabError) and issubclass(ResumeMismatchError, SnakelabError)
