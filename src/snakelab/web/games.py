@@ -1,0 +1,125 @@
+"""What the web viewer knows about each game beyond the registry.
+
+The registry says which games and agents exist; this module adds the few facts a
+viewer needs that rules modules rightly do not carry: how a human plays each game
+(real time with the last key held, or one command per key press) and optional
+overlays drawn under the state (the classic agent's Hamiltonian cycle).
+
+Everything here degrades gracefully: a game missing from :data:`HUMAN_PLAY` simply
+offers no human seat, and a game without an overlay function draws none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from snakelab.core.errors import SnakelabError
+from snakelab.core.game import JSON, Game
+from snakelab.core.registry import agent_entry, list_agents, list_games, make_agent
+
+
+@dataclass(frozen=True)
+class HumanPlay:
+    """How a human seat of a game is driven.
+
+    Attributes:
+        mode: ``"realtime"``: the game advances at ``fps`` and a human's last
+            direction is repeated until another key is pressed (snake games);
+            ``"turn"``: every key press is one action and the game waits for it.
+        fps: Steps per second in real-time mode (the game's own pace).
+        help: One line telling the player which keys do what.
+    """
+
+    mode: str
+    fps: float
+    help: str
+
+
+HUMAN_PLAY: dict[str, HumanPlay] = {
+    "classic": HumanPlay("realtime", 6.0, "Arrow keys or WASD steer; the first key starts the snake."),
+    "arena": HumanPlay("realtime", 10.0, "Arrow keys or WASD steer your snake (player 0) against the built-in bots."),
+    "hextris": HumanPlay(
+        "turn",
+        0.0,
+        "A / D move west / east, Z / X move south-west / south-east, Q / E rotate counter-clockwise / clockwise.",
+    ),
+}
+"""Games a human can play in the browser; their key maps live in the drawers."""
+
+
+def classic_overlay(game: Game, agent_names: Sequence[str]) -> dict[str, JSON]:
+    """The Hamiltonian cycle of a classic board when one of the agents follows it.
+
+    Args:
+        game: The classic game being shown.
+        agent_names: Registry names of its agents (unknown names are ignored).
+
+    Returns:
+        ``{"cycle": [[x, y], ...]}`` in cycle order, or ``{}`` when no agent follows
+        a cycle or the board has none (both sides odd).
+    """
+    from snakelab.games.classic.agents import HamiltonAgent
+    from snakelab.games.classic.cycles import zigzag_cycle
+
+    follows = False
+    for name in agent_names:
+        try:
+            follows = follows or isinstance(make_agent(name), HamiltonAgent)
+        except SnakelabError:
+            continue
+    grid = getattr(game, "grid", None)
+    if not follows or grid is None:
+        return {}
+    cycle = zigzag_cycle(grid)
+    if cycle is None:
+        return {}
+    return {"cycle": [list(grid.xy(c)) for c in cycle]}
+
+
+OVERLAYS: dict[str, Callable[[Game, Sequence[str]], dict[str, JSON]]] = {"classic": classic_overlay}
+"""Per game, a function giving extra drawing data for a match (game, agent names)."""
+
+
+def overlay_for(game: Game, agent_names: Sequence[str]) -> dict[str, JSON]:
+    """The overlay data of a match, or ``{}`` when the game has none."""
+    fn = OVERLAYS.get(game.info.id)
+    return fn(game, agent_names) if fn is not None else {}
+
+
+def default_game_string(game_id: str) -> str:
+    """A small, quick board for the live page's first view of a game."""
+    return {"classic": "classic(width=12,height=12)"}.get(game_id, game_id)
+
+
+def catalogue() -> list[dict[str, Any]]:
+    """Every registered game with its agents, seats and human-play facts (``GET /api/games``)."""
+    out: list[dict[str, Any]] = []
+    for entry in list_games():
+        try:
+            info = entry.factory().info
+        except (SnakelabError, TypeError):
+            continue  # a game that needs parameters still shows up via its game string
+        human = HUMAN_PLAY.get(entry.id)
+        out.append(
+            {
+                "id": entry.id,
+                "summary": entry.summary,
+                "default": default_game_string(entry.id),
+                "num_players": info.num_players,
+                "dynamics": info.dynamics.value,
+                "agents": [a.ref for a in list_agents(entry.id) if a.alias_of is None],
+                "human": None if human is None else {"mode": human.mode, "fps": human.fps, "help": human.help},
+            }
+        )
+    return out
+
+
+def is_agent(ref: str) -> bool:
+    """Whether ``ref`` names a registered agent."""
+    try:
+        agent_entry(ref)
+    except SnakelabError:
+        return False
+    return True

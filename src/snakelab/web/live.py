@@ -1,0 +1,327 @@
+"""Live games over a WebSocket: the server plays, the browser only draws.
+
+One :class:`LiveSession` per WebSocket connection. The client sends small JSON
+commands (``start``, ``pause``, ``resume``, ``step``, ``speed``, ``restart``,
+``action``); the session steps the game in a background task and sends a ``meta``
+message, then one ``frame`` per step (``{"step", "state", "events", "actions"}``,
+the same shape as replay frames) and an ``end`` message. See ``docs/web.md``.
+
+The game is stepped directly (``to_move`` / ``act`` / ``apply``) rather than through
+:func:`snakelab.harness.play` because a viewer must pause, single-step and wait for
+a human between steps; the loop is the harness loop otherwise. Agents run in a
+worker thread so a slow search never blocks the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from snakelab.core.errors import IllegalActionError, SnakelabError
+from snakelab.core.game import JSON, Agent, Budget, Game, State
+from snakelab.core.registry import make, make_agent
+from snakelab.core.rng import derive_seed
+from snakelab.web.games import HUMAN_PLAY, overlay_for
+
+HUMAN = "human"
+"""The seat name that puts a person in a seat."""
+
+MAX_FPS = 500.0
+"""Fastest pace a viewer may ask for; faster would only flood the browser."""
+
+DEFAULT_BUDGET_S = 1.0
+"""Per-decision time budget handed to built-in agents in live games."""
+
+Send = Callable[[dict[str, JSON]], Awaitable[None]]
+
+
+@dataclass
+class Settings:
+    """What a ``start`` command asked for."""
+
+    game: str
+    agents: list[str]
+    seed: int
+    fps: float
+    paused: bool = False
+
+
+def parse_start(msg: dict[str, Any]) -> Settings:
+    """Validate a ``start`` command.
+
+    Raises:
+        SnakelabError: naming the bad field.
+    """
+    game = msg.get("game")
+    if not isinstance(game, str) or not game.strip():
+        raise SnakelabError("start needs a game string, e.g. classic(width=12,height=12)")
+    agents = msg.get("agents")
+    if not isinstance(agents, list) or not all(isinstance(a, str) for a in agents):
+        raise SnakelabError("start needs agents: a list of agent names (or 'human'), one per player")
+    try:
+        seed = int(msg.get("seed", 1))
+        fps = float(msg.get("fps", 10))
+    except (TypeError, ValueError):
+        raise SnakelabError("seed must be an integer and fps a number") from None
+    return Settings(game.strip(), list(agents), seed, clamp_fps(fps), bool(msg.get("paused", False)))
+
+
+def clamp_fps(fps: float) -> float:
+    """Keep a requested pace within (0, :data:`MAX_FPS`]."""
+    if not math.isfinite(fps) or fps <= 0:
+        return MAX_FPS
+    return min(fps, MAX_FPS)
+
+
+@dataclass
+class HumanSeat:
+    """Input from a person for one player."""
+
+    mode: str
+    latest: Any = None
+    last_applied: Any = None
+    queue: list[Any] = field(default_factory=list)
+
+
+class LiveSession:
+    """Play games for one WebSocket client.
+
+    Args:
+        send: Coroutine sending one JSON message to the client.
+    """
+
+    def __init__(self, send: Send) -> None:
+        self._send_raw = send
+        self._send_lock = asyncio.Lock()
+        self._task: asyncio.Task[None] | None = None
+        self.settings: Settings | None = None
+        self._paused = False
+        self._steps_wanted = 0
+        self._wake = asyncio.Event()
+        self._humans: dict[int, HumanSeat] = {}
+        self._game: Game | None = None
+        self._state: State | None = None
+        self._fps = 10.0
+
+    async def send(self, msg: dict[str, JSON]) -> None:
+        """Send one message; the lock keeps the game task and replies from interleaving."""
+        async with self._send_lock:
+            await self._send_raw(msg)
+
+    # -- commands --------------------------------------------------------------
+    async def handle(self, msg: Any) -> None:
+        """Dispatch one client command (unknown ones get an ``error`` reply)."""
+        if not isinstance(msg, dict):
+            await self.send({"type": "error", "message": "commands are JSON objects with a 'type'"})
+            return
+        kind = msg.get("type")
+        try:
+            if kind == "start":
+                await self.start(parse_start(msg))
+            elif kind == "restart":
+                if self.settings is None:
+                    raise SnakelabError("nothing to restart: send start first")
+                await self.start(self.settings)
+            elif kind == "pause":
+                self._paused = True
+                await self._status()
+            elif kind == "resume":
+                self._paused = False
+                self._poke()
+                await self._status()
+            elif kind == "step":
+                self._paused = True
+                self._steps_wanted += 1
+                self._poke()
+            elif kind == "speed":
+                self._fps = clamp_fps(float(msg.get("fps", self._fps)))
+                self._poke()
+                await self._status()
+            elif kind == "action":
+                self._human_input(msg)
+            elif kind == "stop":
+                await self.stop()
+            else:
+                raise SnakelabError(f"unknown command type {kind!r}")
+        except (SnakelabError, TypeError, ValueError) as exc:
+            await self.send({"type": "error", "message": " ".join(str(exc).split())})
+
+    async def _status(self) -> None:
+        await self.send({"type": "status", "paused": self._paused, "fps": self._fps})
+
+    def _poke(self) -> None:
+        self._wake.set()
+
+    def _human_input(self, msg: dict[str, Any]) -> None:
+        if self._game is None:
+            raise SnakelabError("no game is running")
+        player = int(msg.get("player", 0))
+        seat = self._humans.get(player)
+        if seat is None:
+            raise SnakelabError(f"player {player} is not a human seat")
+        try:
+            action = self._game.action_from_json(msg.get("action"))
+        except (KeyError, TypeError, ValueError, SnakelabError):
+            raise SnakelabError(f"cannot read action {msg.get('action')!r} for {self._game.info.id}") from None
+        seat.latest = action
+        seat.queue.append(action)
+        self._poke()
+
+    async def start(self, settings: Settings) -> None:
+        """Stop any running game and start a new one from ``settings``."""
+        await self.stop()
+        game = make(settings.game)
+        n = game.info.num_players
+        if len(settings.agents) != n:
+            raise SnakelabError(f"{game.info.name} needs {n} agent(s), got {len(settings.agents)}")
+        humans: dict[int, HumanSeat] = {}
+        agents: list[Agent | None] = []
+        for i, name in enumerate(settings.agents):
+            if name == HUMAN:
+                play = HUMAN_PLAY.get(game.info.id)
+                if play is None:
+                    raise SnakelabError(f"{game.info.id} cannot be played by a human in the browser yet")
+                humans[i] = HumanSeat(play.mode)
+                agents.append(None)
+            else:
+                agents.append(make_agent(name))
+        if humans:
+            play = HUMAN_PLAY[game.info.id]
+            # Real-time games run at their own pace when a person plays.
+            self._fps = play.fps if play.mode == "realtime" else settings.fps
+        else:
+            self._fps = settings.fps
+        self.settings = settings
+        self._game = game
+        self._humans = humans
+        self._paused = settings.paused
+        self._steps_wanted = 0
+        self._task = asyncio.create_task(self._run(game, agents, settings))
+
+    async def stop(self) -> None:
+        """Cancel the running game, if any, and close its agents."""
+        task, self._task = self._task, None
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    # -- the game loop -----------------------------------------------------------
+    async def _run(self, game: Game, agents: list[Agent | None], settings: Settings) -> None:
+        info = game.info
+        names = settings.agents
+        try:
+            state = game.new_state(settings.seed)
+            for i, agent in enumerate(agents):
+                if agent is not None:
+                    agent.reset(info, i, derive_seed(settings.seed, "agent", i))
+            self._state = state
+            human_meta = {str(i): {"mode": s.mode, "help": HUMAN_PLAY[info.id].help} for i, s in self._humans.items()}
+            await self.send(
+                {
+                    "type": "meta",
+                    "game_id": info.id,
+                    "game": info.name,
+                    "num_players": info.num_players,
+                    "dynamics": info.dynamics.value,
+                    "agents": names,
+                    "seed": settings.seed,
+                    "fps": self._fps,
+                    "paused": self._paused,
+                    "humans": human_meta,
+                    "overlay": overlay_for(game, [a for a in names if a != HUMAN]),
+                }
+            )
+            await self.send({"type": "frame", "step": 0, "state": state.to_json(), "events": [], "actions": []})
+            budget = Budget(time_s=DEFAULT_BUDGET_S)
+            last = asyncio.get_running_loop().time()
+            while True:
+                movers = list(state.to_move())
+                if not movers:
+                    break
+                last = await self._pace(last)
+                actions: list[Any] = [None] * info.num_players
+                for p in movers:
+                    agent = agents[p]
+                    if agent is None:
+                        actions[p] = await self._human_action(state, p)
+                    else:
+                        actions[p] = await asyncio.to_thread(agent.act, state.observe(p), budget)
+                try:
+                    events = state.apply(actions)
+                except IllegalActionError as exc:
+                    who = [p for p in movers if agents[p] is None]
+                    if who:
+                        # A human's key arrived too late to stay legal; drop it and wait.
+                        for p in who:
+                            self._humans[p].latest = None
+                        continue
+                    raise SnakelabError(f"step {state.step_count + 1}: {exc}") from exc
+                for p in movers:
+                    if p in self._humans:
+                        self._humans[p].last_applied = actions[p]
+                await self.send(
+                    {
+                        "type": "frame",
+                        "step": state.step_count,
+                        "state": state.to_json(),
+                        "events": [e.to_json() for e in events],
+                        "actions": [None if a is None else game.action_to_json(a) for a in actions],
+                    }
+                )
+            await self.send({"type": "end", "step": state.step_count, "outcome": state.outcome().to_json()})
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # any failure must reach the page, not vanish in a task
+            await self.send({"type": "error", "message": " ".join(str(exc).split()) or type(exc).__name__})
+        finally:
+            for agent in agents:
+                if agent is not None:
+                    with contextlib.suppress(Exception):
+                        agent.close()
+
+    async def _pace(self, last: float) -> float:
+        """Wait until the step after the one taken at ``last`` is due; return its time.
+
+        A paused game waits for ``step`` or ``resume``; a speed change or a key
+        press wakes the wait so the new pace applies at once.
+        """
+        loop = asyncio.get_running_loop()
+        while True:
+            if self._paused:
+                if self._steps_wanted > 0:
+                    self._steps_wanted -= 1
+                    return loop.time()
+                await self._wait_wake(None)
+                continue
+            due = last + 1.0 / self._fps
+            now = loop.time()
+            if now >= due:
+                # After a stall (a slow agent, a human thinking) do not race to catch up.
+                return max(due, now - 0.25)
+            await self._wait_wake(due - now)
+
+    async def _wait_wake(self, timeout: float | None) -> None:
+        self._wake.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), timeout)
+
+    async def _human_action(self, state: State, player: int) -> Any:
+        """The action of a human seat for this step, waiting for a key when needed."""
+        seat = self._humans[player]
+        while True:
+            if seat.mode == "turn":
+                while seat.queue:
+                    action = seat.queue.pop(0)
+                    if state.is_legal(player, action):
+                        return action
+            else:
+                seat.queue.clear()
+                for action in (seat.latest, seat.last_applied):
+                    if action is not None and state.is_legal(player, action):
+                        return action
+            await self._wait_wake(None)

@@ -1,0 +1,168 @@
+// Live games and human play: the server plays and streams frames; this page draws.
+import { api, eventText, fillSummary, loadDrawer, nav, outcomeText, safeDraw, showError } from "/static/js/common.js";
+
+nav("live");
+const $ = (id) => document.getElementById(id);
+const board = $("board");
+let games = [];
+let ws = null;
+let drawer = null;
+let meta = null;
+let lastFrame = null;
+let lastStep = -1;
+let paused = false;
+const MAX_EVENTS = 300;
+
+function currentGame() { return games.find((g) => g.id === $("game-select").value); }
+
+function renderSeats() {
+  const g = currentGame();
+  const box = $("seats");
+  box.replaceChildren();
+  if (!g) return;
+  for (let i = 0; i < g.num_players; i++) {
+    const label = document.createElement("label");
+    label.textContent = `player ${i}`;
+    const sel = document.createElement("select");
+    sel.className = "seat"; sel.dataset.player = String(i);
+    const names = [...g.agents];
+    if (g.human && i === 0) names.push("human");
+    for (const name of names) {
+      const opt = document.createElement("option");
+      opt.value = name; opt.textContent = name === "human" ? "human (you)" : name;
+      sel.append(opt);
+    }
+    const best = names.find((n) => /champion/.test(n)) || names[0];
+    sel.value = best;
+    label.htmlFor = sel.id = `seat-${i}`;
+    box.append(label, sel);
+  }
+  $("game-string").value = g.default;
+  $("human-help").textContent = g.human ? `Human play: ${g.human.help}` : "";
+}
+
+function connect() {
+  return new Promise((resolve, reject) => {
+    if (ws && ws.readyState === WebSocket.OPEN) { resolve(ws); return; }
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    ws = new WebSocket(`${proto}://${location.host}/ws/live`);
+    ws.onopen = () => { $("connection").textContent = ""; resolve(ws); };
+    ws.onerror = () => reject(new Error("cannot reach the server's WebSocket"));
+    ws.onclose = () => { $("connection").textContent = "(disconnected)"; ws = null; };
+    ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
+  });
+}
+
+function send(msg) { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg)); }
+
+function draw() {
+  if (!drawer || !lastFrame) return;
+  safeDraw(drawer, board, lastFrame.state, { overlay: meta ? meta.overlay : {}, showOverlay: $("show-overlay").checked, frame: lastFrame });
+}
+
+let drawQueued = false;
+function scheduleDraw() {
+  // Frames may arrive faster than the screen refreshes; draw the newest once per paint.
+  if (drawQueued) return;
+  drawQueued = true;
+  requestAnimationFrame(() => { drawQueued = false; draw(); updatePanels(); });
+}
+
+function updatePanels() {
+  if (!lastFrame) return;
+  $("step-label").textContent = `step ${lastFrame.step}`;
+  board.dataset.step = String(lastFrame.step);
+  if (drawer) fillSummary($("summary"), drawer.summary(lastFrame.state));
+}
+
+function logEvents(step, events) {
+  const list = $("events");
+  for (const ev of events) {
+    const li = document.createElement("li");
+    li.textContent = `${step}: ${eventText(ev)}`;
+    list.prepend(li);
+  }
+  while (list.children.length > MAX_EVENTS) list.lastChild.remove();
+}
+
+async function onMessage(msg) {
+  if (msg.type === "meta") {
+    meta = msg; lastStep = -1; lastFrame = null;
+    drawer = await loadDrawer(msg.game_id);
+    $("events").replaceChildren();
+    $("outcome").textContent = "";
+    showError("");
+    paused = msg.paused; syncButtons(true);
+    const humans = Object.keys(msg.humans || {});
+    board.dataset.human = humans.length ? humans.join(",") : "";
+    if (humans.length) { board.focus(); $("human-help").textContent = `You are player ${humans.join(", ")}: ${msg.humans[humans[0]].help}`; }
+    board.dataset.game = msg.game;
+    board.dataset.ended = "";
+  } else if (msg.type === "frame") {
+    // Frames carry their step number: drop duplicates and stale ones.
+    if (msg.step <= lastStep) return;
+    lastStep = msg.step; lastFrame = msg;
+    if (drawer === null) drawer = await loadDrawer(meta ? meta.game_id : "generic");
+    logEvents(msg.step, msg.events);
+    scheduleDraw();
+  } else if (msg.type === "end") {
+    $("outcome").textContent = outcomeText(msg.outcome);
+    board.dataset.ended = "1";
+    syncButtons(false);
+  } else if (msg.type === "status") {
+    paused = msg.paused; syncButtons(true);
+  } else if (msg.type === "error") {
+    showError(msg.message);
+  }
+}
+
+function syncButtons(running) {
+  $("pause").disabled = !running; $("step").disabled = !running; $("restart").disabled = !meta;
+  $("pause").textContent = paused ? "Resume" : "Pause";
+}
+
+async function start() {
+  showError("");
+  const agents = [...document.querySelectorAll("select.seat")].map((s) => s.value);
+  const msg = { type: "start", game: $("game-string").value, agents, seed: Number($("seed").value || 1), fps: Number($("fps").value) };
+  try { await connect(); } catch (err) { showError(err.message); return; }
+  send(msg);
+}
+
+$("start").onclick = start;
+$("pause").onclick = () => send({ type: paused ? "resume" : "pause" });
+$("step").onclick = () => send({ type: "step" });
+$("restart").onclick = () => send({ type: "restart" });
+$("fps").oninput = () => { $("fps-label").textContent = $("fps").value; send({ type: "speed", fps: Number($("fps").value) }); };
+$("show-overlay").onchange = draw;
+$("game-select").onchange = renderSeats;
+
+document.addEventListener("keydown", (ev) => {
+  if (!meta || !drawer || !drawer.keys) return;
+  const humans = Object.keys(meta.humans || {});
+  if (!humans.length) return;
+  if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
+  const action = drawer.keys[ev.key] ?? drawer.keys[ev.key.toLowerCase()];
+  if (action === undefined) return;
+  ev.preventDefault();
+  send({ type: "action", player: Number(humans[0]), action });
+});
+
+async function init() {
+  try {
+    games = (await api("/api/games")).games;
+  } catch (err) { showError(`cannot list games: ${err.message}`); return; }
+  const sel = $("game-select");
+  for (const g of games) {
+    const opt = document.createElement("option");
+    opt.value = g.id; opt.textContent = `${g.id} — ${g.summary}`;
+    sel.append(opt);
+  }
+  const params = new URLSearchParams(location.search);
+  if (params.get("game") && games.some((g) => g.id === params.get("game"))) sel.value = params.get("game");
+  renderSeats();
+  if (params.get("seed")) $("seed").value = params.get("seed");
+  if (params.get("fps")) { $("fps").value = params.get("fps"); $("fps-label").textContent = params.get("fps"); }
+  document.body.dataset.ready = "1";
+}
+init();

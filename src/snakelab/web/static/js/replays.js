@@ -1,0 +1,143 @@
+// Replay page: list or upload a replay, then scrub it (slider, buttons, keys).
+import { api, eventText, fillSummary, loadDrawer, nav, outcomeText, safeDraw, showError } from "/static/js/common.js";
+
+nav("replays");
+const $ = (id) => document.getElementById(id);
+const board = $("board");
+let replay = null;
+let drawer = null;
+let index = 0;
+let timer = null;
+const MAX_TIMELINE = 2000;
+
+function clear() {
+  replay = null; stop();
+  $("scrub").disabled = true; $("scrub").max = "0"; $("scrub").value = "0";
+  $("summary").replaceChildren(); $("events").replaceChildren(); $("timeline").replaceChildren();
+  $("outcome").textContent = ""; $("replay-name").textContent = ""; $("replay-game").textContent = "";
+  $("step-label").textContent = "no replay open";
+  board.dataset.step = "-1"; board.dataset.game = "";
+  const ctx = board.getContext("2d"); ctx.clearRect(0, 0, board.width, board.height);
+}
+
+async function open(data) {
+  showError("");
+  drawer = await loadDrawer(data.game_id);
+  replay = data; index = 0;
+  $("replay-name").textContent = data.name || "";
+  const agents = (data.header.agents || []).join(" vs ");
+  $("replay-game").textContent = `${data.header.game} · seed ${data.header.seed}${agents ? " · " + agents : ""}${data.resimulated ? " · states re-simulated" : ""}`;
+  $("scrub").max = String(data.frames.length - 1); $("scrub").disabled = false;
+  $("outcome").textContent = outcomeText(data.outcome);
+  board.dataset.game = data.game_id;
+  board.dataset.frames = String(data.frames.length);
+  buildTimeline();
+  show(0);
+  board.focus();
+}
+
+function buildTimeline() {
+  const list = $("timeline");
+  list.replaceChildren();
+  let n = 0;
+  for (let i = 0; i < replay.frames.length && n < MAX_TIMELINE; i++) {
+    const f = replay.frames[i];
+    if (!f.events || !f.events.length) continue;
+    const li = document.createElement("li");
+    li.className = "clickable"; li.dataset.index = String(i);
+    li.textContent = `${f.step}: ${f.events.map(eventText).join("; ")}`;
+    li.onclick = () => show(i);
+    list.append(li); n++;
+  }
+  if (!n) list.innerHTML = '<li class="note">no events</li>';
+}
+
+function show(i) {
+  if (!replay) return;
+  index = Math.max(0, Math.min(replay.frames.length - 1, i));
+  const f = replay.frames[index];
+  safeDraw(drawer, board, f.state, { overlay: replay.overlay || {}, showOverlay: $("show-overlay").checked, frame: f });
+  $("scrub").value = String(index);
+  $("step-label").textContent = `step ${f.step} / ${replay.frames[replay.frames.length - 1].step}`;
+  board.dataset.step = String(f.step);
+  fillSummary($("summary"), drawer.summary(f.state));
+  const ev = $("events");
+  ev.replaceChildren();
+  const actions = (f.actions || []).map((a, p) => (a === null ? null : `p${p}: ${JSON.stringify(a)}`)).filter(Boolean);
+  if (actions.length) { const li = document.createElement("li"); li.className = "note"; li.textContent = `actions ${actions.join(", ")}`; ev.append(li); }
+  for (const e of f.events || []) { const li = document.createElement("li"); li.textContent = eventText(e); ev.append(li); }
+  if (!(f.events || []).length) { const li = document.createElement("li"); li.className = "note"; li.textContent = "no events"; ev.append(li); }
+  for (const li of $("timeline").querySelectorAll("li.current")) li.classList.remove("current");
+  const cur = $("timeline").querySelector(`li[data-index="${index}"]`);
+  if (cur) cur.classList.add("current");
+}
+
+function stop() { if (timer) { clearInterval(timer); timer = null; } $("play").textContent = "▶"; }
+function play() {
+  if (!replay) return;
+  if (timer) { stop(); return; }
+  if (index >= replay.frames.length - 1) show(0);
+  $("play").textContent = "⏸";
+  timer = setInterval(() => {
+    if (index >= replay.frames.length - 1) { stop(); return; }
+    show(index + 1);
+  }, 1000 / Number($("fps").value));
+}
+
+$("scrub").oninput = () => { stop(); show(Number($("scrub").value)); };
+$("first").onclick = () => { stop(); show(0); };
+$("prev").onclick = () => { stop(); show(index - 1); };
+$("next").onclick = () => { stop(); show(index + 1); };
+$("last").onclick = () => { stop(); if (replay) show(replay.frames.length - 1); };
+$("play").onclick = play;
+$("fps").oninput = () => { $("fps-label").textContent = $("fps").value; if (timer) { stop(); play(); } };
+$("show-overlay").onchange = () => show(index);
+
+document.addEventListener("keydown", (ev) => {
+  if (!replay || ev.target instanceof HTMLInputElement && ev.target.type !== "range") return;
+  const jump = ev.shiftKey ? 10 : 1;
+  if (ev.key === "ArrowRight") { stop(); show(index + jump); }
+  else if (ev.key === "ArrowLeft") { stop(); show(index - jump); }
+  else if (ev.key === "Home") { stop(); show(0); }
+  else if (ev.key === "End") { stop(); show(replay.frames.length - 1); }
+  else if (ev.key === " ") { play(); }
+  else return;
+  ev.preventDefault();
+});
+
+async function openPath(path) {
+  clear();
+  $("replay-name").textContent = path;
+  try { await open(await api(`/api/replay?path=${encodeURIComponent(path)}`)); }
+  catch (err) { clear(); showError(`cannot open ${path}: ${err.message}`); }
+  const url = new URL(location.href); url.searchParams.set("path", path); history.replaceState(null, "", url);
+}
+
+$("upload").onchange = async () => {
+  const file = $("upload").files[0];
+  if (!file) return;
+  clear();
+  try {
+    const body = await file.arrayBuffer();
+    await open(await api(`/api/replay?name=${encodeURIComponent(file.name)}`, { method: "POST", body }));
+  } catch (err) { clear(); showError(`cannot open ${file.name}: ${err.message}`); }
+};
+
+async function init() {
+  try {
+    const data = await api("/api/replays");
+    $("folder").textContent = data.exists ? `from ${data.folder}` : `the replay folder ${data.folder} does not exist`;
+    const list = $("replay-list");
+    for (const r of data.replays) {
+      const li = document.createElement("li");
+      li.textContent = r.path; li.title = `${r.size} bytes, ${r.modified}`;
+      li.onclick = () => openPath(r.path);
+      list.append(li);
+    }
+    if (!data.replays.length) list.innerHTML = '<li class="note">no replay files here; write some with --replay</li>';
+  } catch (err) { showError(`cannot list replays: ${err.message}`); }
+  const path = new URLSearchParams(location.search).get("path");
+  if (path) await openPath(path);
+  document.body.dataset.ready = "1";
+}
+init();

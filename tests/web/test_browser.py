@@ -1,0 +1,167 @@
+"""Browser tests: headless system Chromium drives the real pages against a live server."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import REPLAY_GAMES, LiveServer
+
+pytestmark = [pytest.mark.browser]
+
+READY = "body[data-ready='1']"
+
+
+def board_step(page: Any) -> int:
+    return int(page.get_attribute("#board", "data-step"))
+
+
+def canvas_image(page: Any) -> str:
+    return str(page.eval_on_selector("#board", "c => c.toDataURL()"))
+
+
+def wait_step(page: Any, at_least: int) -> None:
+    page.wait_for_function(f"Number(document.querySelector('#board').dataset.step) >= {at_least}")
+
+
+def summary_value(page: Any, label: str) -> str:
+    return str(
+        page.eval_on_selector(
+            "#summary",
+            "(t, label) => { for (const r of t.rows)"
+            " if (r.cells[0].textContent === label) return r.cells[1].textContent; return null; }",
+            label,
+        )
+    )
+
+
+def test_page_loads(page: Any, server: LiveServer) -> None:
+    page.goto(server.url + "/")
+    page.wait_for_selector(READY)
+    assert "snakelab" in page.title()
+    options = page.eval_on_selector_all("#game-select option", "os => os.map(o => o.value)")
+    assert "classic" in options
+    assert page.input_value("#game-string") == "classic(width=12,height=12)"
+    assert page.is_hidden("#error")
+    assert page.js_errors == []
+
+
+def test_live_classic_game_moves(page: Any, server: LiveServer) -> None:
+    page.goto(server.url + "/?game=classic&fps=40")
+    page.wait_for_selector(READY)
+    page.select_option("#seat-0", "classic.hamilton")
+    page.click("#start")
+    wait_step(page, 2)
+    first = canvas_image(page)
+    step_before = board_step(page)
+    wait_step(page, step_before + 5)
+    assert canvas_image(page) != first, "the board did not change while steps advanced"
+    # Pause holds the game; Step advances it by exactly one frame.
+    page.click("#pause")
+    page.wait_for_selector("#pause:has-text('Resume')")
+    time.sleep(0.3)
+    held = board_step(page)
+    time.sleep(0.3)
+    assert board_step(page) == held
+    page.click("#step")
+    wait_step(page, held + 1)
+    time.sleep(0.2)
+    assert board_step(page) == held + 1
+    # Restart begins again from step 0 of the same seed.
+    page.click("#restart")
+    page.wait_for_function("Number(document.querySelector('#board').dataset.step) <= 1")
+    assert page.js_errors == []
+
+
+def test_human_classic_responds_to_keys(page: Any, server: LiveServer) -> None:
+    page.goto(server.url + "/?game=classic")
+    page.wait_for_selector(READY)
+    page.fill("#game-string", "classic(width=12,height=12,start_x=1,start_y=1)")
+    page.select_option("#seat-0", "human")
+    page.click("#start")
+    page.wait_for_function("document.querySelector('#board').dataset.step === '0'")
+    time.sleep(0.4)
+    assert board_step(page) == 0, "a human game must wait for the first key"
+    page.keyboard.press("ArrowRight")
+    wait_step(page, 1)
+    page.wait_for_function("document.querySelector('#summary').textContent.includes('RIGHT')")
+    page.keyboard.press("ArrowDown")
+    page.wait_for_function("document.querySelector('#summary').textContent.includes('DOWN')")
+    assert summary_value(page, "heading") == "DOWN"
+    assert page.js_errors == []
+
+
+@pytest.mark.parametrize("game_id", sorted(REPLAY_GAMES))
+def test_replay_opens_and_steps(page: Any, server: LiveServer, game_id: str) -> None:
+    page.goto(f"{server.url}/replays?path={game_id}.jsonl")
+    page.wait_for_selector(READY)
+    assert page.is_hidden("#error"), page.text_content("#error")
+    assert page.get_attribute("#board", "data-game") == game_id
+    assert board_step(page) == 0
+    start = canvas_image(page)
+    page.keyboard.press("ArrowRight")
+    assert board_step(page) == 1
+    page.keyboard.press("End")
+    last = board_step(page)
+    assert last > 1
+    assert canvas_image(page) != start
+    assert page.text_content("#step-label") == f"step {last} / {last}"
+    assert page.text_content("#outcome")
+    # The slider scrubs back; the events of the shown step are listed.
+    page.fill("#scrub", "1")
+    page.dispatch_event("#scrub", "input")
+    assert board_step(page) == 1
+    assert page.locator("#events li").count() >= 1
+    assert page.locator("#timeline li").count() >= 1
+    assert page.js_errors == []
+
+
+def test_sparse_replay_is_resimulated(page: Any, server: LiveServer) -> None:
+    page.goto(f"{server.url}/replays?path=sparse/classic-sparse.jsonl")
+    page.wait_for_selector(READY)
+    assert "re-simulated" in page.text_content("#replay-game")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert board_step(page) == 2
+    assert summary_value(page, "steps") == "2"
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("broken.jsonl", "not valid JSON"),
+        ("not-a-replay.jsonl", "not a snakelab replay"),
+        ("truncated.jsonl", "truncated"),
+    ],
+)
+def test_malformed_replay_shows_error(page: Any, server: LiveServer, name: str, message: str) -> None:
+    page.goto(f"{server.url}/replays?path={name}")
+    page.wait_for_selector(READY)
+    assert page.is_visible("#error")
+    assert message in page.text_content("#error")
+    assert board_step(page) == -1
+
+
+def test_escaping_replay_path_shows_refusal(page: Any, server: LiveServer) -> None:
+    page.goto(f"{server.url}/replays?path=../x.jsonl")
+    page.wait_for_selector(READY)
+    assert "leaves the replay folder" in page.text_content("#error")
+
+
+def test_uploaded_replay_opens(page: Any, server: LiveServer, replay_dir: Any) -> None:
+    page.goto(f"{server.url}/replays")
+    page.wait_for_selector(READY)
+    assert page.locator("#replay-list li", has_text="classic.jsonl").count() == 1
+    page.set_input_files("#upload", str(replay_dir / "classic.jsonl"))
+    page.wait_for_function("document.querySelector('#board').dataset.step === '0'")
+    assert page.text_content("#replay-name") == "classic.jsonl"
+    page.click("#next")
+    assert board_step(page) == 1
+
+
+def test_results_page_without_store(page: Any, server: LiveServer) -> None:
+    page.goto(f"{server.url}/results")
+    page.wait_for_selector(READY)
+    assert "No results store is configured" in page.text_content("#no-store")
