@@ -1,0 +1,224 @@
+"""Numba kernels for the snakgame agents: long paths, component labels, split races.
+
+Grids are flat ``uint8`` arrays, row-major, ``n`` rows × ``m`` columns; a cell is free
+for a search exactly when its value is 0. Directions in :func:`long_path` are clockwise,
+0 up, 1 right, 2 down, 3 left, as in the editorial's left-hand rule.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def _step(c: int, d: int, n: int, m: int) -> int:
+    """The neighbour of ``c`` in clockwise direction ``d`` (0 up, 1 right, 2 down, 3 left), or -1."""
+    if d == 0:
+        return c - m if c >= m else -1
+    if d == 1:
+        return c + 1 if c % m != m - 1 else -1
+    if d == 2:
+        return c + m if c + m < n * m else -1
+    return c - 1 if c % m != 0 else -1
+
+
+@njit(cache=True)
+def long_path(occ: np.ndarray, n: int, m: int, start: int, start_dir: int, exclude: np.ndarray) -> np.ndarray:
+    """The editorial's ``FindLongPath``: a left-hand-rule DFS, never unmarking cells.
+
+    From ``(cell, dir)`` it tries directions ``dir, dir+1, dir+2, dir+3`` (clockwise) and
+    enters a free neighbour facing ``(d − 1) mod 4`` (it turns left at once, to follow
+    obstacles). The answer is the deepest root-to-leaf path of that DFS tree.
+
+    Args:
+        occ: Flat grid, 0 = free.
+        n: Rows.
+        m: Columns.
+        start: The start cell (searched even if it is occupied: an end of a snake).
+        start_dir: The direction faced at the start.
+        exclude: Cells to treat as taken (e.g. the other end's planned path).
+
+    Returns:
+        The path as cell numbers, ``start`` first.
+    """
+    size = n * m
+    visited = np.zeros(size, np.uint8)
+    for c in exclude:
+        visited[c] = 1
+    parent = np.empty(size, np.int32)
+    depth = np.empty(size, np.int32)
+    st_cell = np.empty(size, np.int32)
+    st_dir = np.empty(size, np.int8)
+    st_d = np.empty(size, np.int8)
+    visited[start] = 1
+    depth[start] = 0
+    parent[start] = -1
+    st_cell[0] = start
+    st_dir[0] = start_dir
+    st_d[0] = 0
+    sp = 1
+    best = start
+    bestd = 0
+    while sp > 0:
+        top = sp - 1
+        d = st_d[top]
+        if d == 4:
+            sp -= 1
+            continue
+        st_d[top] = d + 1
+        c = st_cell[top]
+        nd = (st_dir[top] + d) % 4
+        x = _step(c, nd, n, m)
+        if x < 0 or visited[x] or occ[x] != 0:
+            continue
+        visited[x] = 1
+        parent[x] = c
+        depth[x] = depth[c] + 1
+        if depth[x] > bestd:
+            bestd = depth[x]
+            best = x
+        st_cell[sp] = x
+        st_dir[sp] = (nd + 3) % 4
+        st_d[sp] = 0
+        sp += 1
+    path = np.empty(bestd + 1, np.int32)
+    x = best
+    for i in range(bestd, -1, -1):
+        path[i] = x
+        x = parent[x]
+    return path
+
+
+@njit(cache=True)
+def label_components(occ: np.ndarray, n: int, m: int) -> tuple[np.ndarray, np.ndarray]:
+    """4-connected components of the free cells.
+
+    Returns:
+        ``(labels, sizes)``: ``labels[c]`` is the component of free cell ``c`` (-1 for
+        taken cells) and ``sizes[k]`` the size of component ``k``.
+    """
+    size = n * m
+    labels = np.full(size, -1, np.int32)
+    queue = np.empty(size, np.int32)
+    sizes = np.zeros(size, np.int64)
+    k = 0
+    for s in range(size):
+        if occ[s] != 0 or labels[s] >= 0:
+            continue
+        labels[s] = k
+        queue[0] = s
+        qh = 0
+        qt = 1
+        while qh < qt:
+            c = queue[qh]
+            qh += 1
+            for d in range(4):
+                x = _step(c, d, n, m)
+                if x >= 0 and occ[x] == 0 and labels[x] < 0:
+                    labels[x] = k
+                    queue[qt] = x
+                    qt += 1
+        sizes[k] = qt
+        k += 1
+    return labels, sizes[:k]
+
+
+@njit(cache=True)
+def _find(parent: np.ndarray, g: int) -> int:
+    while parent[g] != g:
+        g = parent[g]
+    return g
+
+
+@njit(cache=True)
+def split_race(
+    occ: np.ndarray,
+    n: int,
+    m: int,
+    removed: int,
+    seeds: np.ndarray,
+    mark: np.ndarray,
+    base: int,
+    queue: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Which of ``seeds`` stay connected once ``removed`` is taken, and how big the parts are.
+
+    Breadth-first searches grow from every seed in lockstep, one cell each per round,
+    merging when they meet; they stop as soon as at most one group is still growing.
+    So the work is about (number of seeds) × (the smaller parts), not the grid.
+
+    Args:
+        occ: Flat grid, 0 = free.
+        n: Rows.
+        m: Columns.
+        removed: A cell treated as taken (the cell a snake end is about to enter), or -1.
+        seeds: Distinct free cells (at most 4).
+        mark: Work array of ``n·m`` int64; entries in ``base .. base+3`` mean "seen in
+            this call", so callers pass a new ``base`` (≥ 4 more) each time instead of clearing.
+        base: This call's mark base.
+        queue: Work array of at least ``4·n·m`` int32.
+
+    Returns:
+        ``(sizes, closed)`` per seed: the cells found in its part, and whether that part
+        was searched to the end (``sizes`` exact) or was still growing (a lower bound,
+        at least as large as every closed part).
+    """
+    k = seeds.shape[0]
+    size = n * m
+    parent = np.arange(k)
+    qh = np.zeros(k, np.int64)
+    qt = np.zeros(k, np.int64)
+    for g in range(k):
+        c = seeds[g]
+        queue[g * size] = c
+        qt[g] = 1
+        mark[c] = base + g
+    while True:
+        grew = False
+        for g in range(k):
+            if qh[g] >= qt[g]:
+                continue
+            c = queue[g * size + qh[g]]
+            qh[g] += 1
+            grew = True
+            for d in range(4):
+                x = _step(c, d, n, m)
+                if x < 0 or x == removed or occ[x] != 0:
+                    continue
+                mk = mark[x]
+                if base <= mk < base + k:
+                    rg = _find(parent, g)
+                    rh = _find(parent, mk - base)
+                    if rg != rh:
+                        parent[rh] = rg
+                    continue
+                mark[x] = base + g
+                queue[g * size + qt[g]] = x
+                qt[g] += 1
+        if not grew:
+            break
+        # Stop once every root but at most one is finished (or all have merged).
+        roots = 0
+        open_roots = 0
+        for g in range(k):
+            if parent[g] == g:
+                roots += 1
+                is_open = False
+                for h in range(k):
+                    if _find(parent, h) == g and qh[h] < qt[h]:
+                        is_open = True
+                if is_open:
+                    open_roots += 1
+        if roots == 1 or open_roots <= 1:
+            break
+    sizes = np.zeros(k, np.int64)
+    closed = np.ones(k, np.bool_)
+    for g in range(k):
+        r = _find(parent, g)
+        for h in range(k):
+            if _find(parent, h) == r:
+                sizes[g] += qt[h]
+                if qh[h] < qt[h]:
+                    closed[g] = False
+    return sizes, closed

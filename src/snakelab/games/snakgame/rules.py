@@ -1,0 +1,829 @@
+"""snakgame — CodeChef SNAKGAME (April 2016): you against Chef, snakes on a blocked grid.
+
+Rules (spec ``specs/snakgame.md``; source: the statement and the editorial):
+
+* A grid of ``n`` rows × ``m`` columns, cells written 1-based ``(x, y)`` = (row, column).
+  Some cells are blocked. Contest files: type 1 has n, m uniform in 200..300, type 2 in
+  500..600; every cell is blocked independently with probability 1/25
+  (:func:`generate_grid`, seeded by the game seed).
+* You move first, then Chef, alternately. Your move (:class:`Move`) is one of
+  ``NEW x y`` (start a new snake on an empty cell; your previous snake is finished for
+  good — allowed even while it could still grow), ``MOVE fx fy tx ty`` (an end of your
+  current snake moves to an empty 4-neighbour: the snake grows by one) or ``EXIT``.
+* Non-empty cells: blocked ones and every cell of any snake of either player.
+* The game ends on ``EXIT`` or as soon as no empty cell is left (after your move or
+  Chef's).
+* Score: each of your snakes, the last one included, scores (L − 1)·⌊√L⌋
+  (:func:`snake_score`). Chef's snakes score nothing; they only take cells.
+* An illegal move (not an end, not adjacent, not empty, off the grid, FREEZE) is
+  rejected with :class:`~snakelab.core.errors.IllegalActionError` naming the move and
+  the reason; the state is unchanged.
+
+Design: Chef is the judge, so this is a **one-player** game. ``apply`` plays your move
+and then, unless the game ended, Chef's reply, which it reports as a ``chef`` event.
+Chef's turn, in the statement's order (:meth:`State.chef_turn`):
+
+1. if his last move was ``FREEZE t`` with t > 1 he plays ``FREEZE t−1``;
+2. else with probability 1/500 he plays ``FREEZE t``, t uniform in 1..50 (only when
+   ``Config.freeze``; the ``chef`` agent plays without it);
+3. at the start of the game he starts a new snake;
+4. if his snake cannot be extended he starts a new snake;
+5. else with probability 99/100 he extends into a uniformly random entry of the list
+   (empty neighbours of his head, then of his tail; duplicates kept);
+6. else he starts a new snake. New snakes go on a uniformly random empty cell.
+
+Randomness is counter-based: Chef's k-th turn uses draws ``splitmix64(base + j·γ)``
+for j = 8k, 8k+1, ... where ``base = derive_seed(seed, "chef")``; a uniform integer below
+r is ``(draw · r) >> 64`` (bias below r/2⁶⁴). So the state carries only its seed and
+counters, and clone / JSON round-trips are exact.
+
+Actions: :class:`Move` values. ``legal_actions`` is a lazy sequence (``EXIT``, then the
+MOVEs of your ends, then ``NEW`` on every empty cell in row-major order); ``is_legal``
+is exact.
+
+Observation: the state itself (perfect information; agents must not mutate it). Agents
+read ``occ`` (a bytearray, row-major, values :data:`EMPTY`, :data:`BLOCKED`,
+:data:`MINE`, :data:`CHEF`), ``n``, ``m``, the ends ``head`` / ``tail`` (0-based cell
+numbers ``r·m + c``, -1 with no snake), ``last_chef`` and ``last_chef_cell``.
+
+Events: ``snake_done`` (your previous snake finished by a NEW: ``length``, ``score``),
+``chef`` (Chef's reply: ``move`` in protocol text), ``full`` (no empty cell left),
+``exit`` (you played EXIT).
+
+Outcome: ``scores = (score,)`` and details ``score, snakes, first, longest, mine,
+chef_cells, free_start, chef_turns, chef_frozen, rows, cols``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from math import isqrt
+from typing import Any, NamedTuple, overload
+
+import numpy as np
+
+from snakelab.core.errors import CodecError, ConfigError, GameOverError, IllegalActionError
+from snakelab.core.game import JSON, Dynamics, Event, GameInfo, Outcome
+from snakelab.core.registry import config_from_kwargs, format_spec
+from snakelab.core.rng import derive_seed
+
+RULES_VERSION = 1
+
+EMPTY, BLOCKED, MINE, CHEF = 0, 1, 2, 3
+"""Values of ``State.occ``."""
+
+_CHAR = ".#ox"
+_M64 = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+
+TYPE_RANGES = {1: (200, 300), 2: (500, 600)}
+"""Contest file types: the range of n and of m."""
+
+
+def snake_score(length: int) -> int:
+    """The score of one finished snake: (L − 1)·⌊√L⌋ (0 for L ≤ 1)."""
+    return (length - 1) * isqrt(length) if length > 1 else 0
+
+
+class Move(NamedTuple):
+    """One move in protocol form, 1-based: ``NEW x y``, ``MOVE fx fy tx ty``, ``EXIT`` or
+    Chef's ``FREEZE t`` (``x`` holds t).
+
+    Attributes:
+        kind: ``"NEW"``, ``"MOVE"``, ``"EXIT"`` or ``"FREEZE"``.
+        x: Row (NEW), from-row (MOVE) or the freeze count (FREEZE).
+        y: Column (NEW) or from-column (MOVE).
+        tx: Target row (MOVE).
+        ty: Target column (MOVE).
+    """
+
+    kind: str
+    x: int = 0
+    y: int = 0
+    tx: int = 0
+    ty: int = 0
+
+    def __str__(self) -> str:
+        return format_move(self)
+
+
+Action = Move
+"""Your moves are :class:`Move` values."""
+
+EXIT = Move("EXIT")
+
+
+def format_move(move: Move) -> str:
+    """The protocol line of a move (no newline)."""
+    k = move.kind
+    if k == "MOVE":
+        return f"MOVE {move.x} {move.y} {move.tx} {move.ty}"
+    if k == "NEW":
+        return f"NEW {move.x} {move.y}"
+    if k == "FREEZE":
+        return f"FREEZE {move.x}"
+    return k
+
+
+_ARITY = {"NEW": 2, "MOVE": 4, "EXIT": 0, "FREEZE": 1}
+
+
+def parse_move(text: str) -> Move:
+    """Parse one protocol line into a :class:`Move`.
+
+    Raises:
+        CodecError: naming the line and what is wrong with it.
+    """
+    parts = text.split()
+    if not parts:
+        raise CodecError("empty line where a move was expected (NEW x y, MOVE fx fy tx ty or EXIT)")
+    kind = parts[0]
+    if kind not in _ARITY:
+        raise CodecError(f"cannot read move {text.strip()!r}: it must start with NEW, MOVE or EXIT")
+    if len(parts) != 1 + _ARITY[kind]:
+        raise CodecError(f"cannot read move {text.strip()!r}: {kind} takes {_ARITY[kind]} numbers")
+    try:
+        nums = [int(p) for p in parts[1:]]
+    except ValueError:
+        raise CodecError(f"cannot read move {text.strip()!r}: the coordinates must be integers") from None
+    return Move(kind, *nums)
+
+
+class Termination(Enum):
+    """Why a snakgame ended."""
+
+    FULL = "full"
+    """No empty cell is left."""
+    EXIT = "exit"
+    """You played EXIT."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """Parameters of a snakgame.
+
+    Attributes:
+        type: 1 or 2 for the contest's test files (size and blocked cells drawn from
+            the game seed), 0 for a custom grid of ``rows`` × ``cols``. Default 1.
+        rows: Rows n of a custom grid (type 0), 1..1000. Default 6.
+        cols: Columns m of a custom grid (type 0), 1..1000. Default 6.
+        blocked: Type 0 only: the blocked cells as ``"x y;x y;..."`` (1-based), or
+            ``""`` to block cells at random with ``block_prob``. Default ``""``.
+        block_prob: Probability that a cell is blocked (random grids). Default 1/25,
+            the contest's.
+        freeze: Whether Chef plays FREEZE (the statement's judge does). Default true.
+    """
+
+    type: int = 1
+    rows: int = 6
+    cols: int = 6
+    blocked: str = ""
+    block_prob: float = 1 / 25
+    freeze: bool = True
+
+    def __post_init__(self) -> None:
+        if self.type not in (0, 1, 2):
+            raise ConfigError(f"snakgame type {self.type} is not 0 (custom), 1 (200..300) or 2 (500..600)")
+        if self.type == 0 and not (1 <= self.rows <= 1000 and 1 <= self.cols <= 1000):
+            raise ConfigError(f"snakgame grid {self.rows}×{self.cols} is out of range: rows and cols must be 1..1000")
+        if not 0.0 <= self.block_prob < 1.0:
+            raise ConfigError(f"block_prob {self.block_prob} must be in [0, 1)")
+        if self.blocked and self.type != 0:
+            raise ConfigError("explicit blocked cells need type=0 (a custom grid)")
+        self.blocked_cells()  # validates the list
+
+    def blocked_cells(self) -> list[tuple[int, int]]:
+        """The explicit blocked cells, 1-based ``(x, y)``.
+
+        Raises:
+            ConfigError: for an unreadable or off-grid cell.
+        """
+        out: list[tuple[int, int]] = []
+        for part in self.blocked.replace(",", " ").split(";"):
+            if not part.strip():
+                continue
+            nums = part.split()
+            try:
+                x, y = (int(v) for v in nums)
+            except ValueError:
+                raise ConfigError(f"cannot read blocked cell {part.strip()!r}: expected 'x y'") from None
+            if not (1 <= x <= self.rows and 1 <= y <= self.cols):
+                raise ConfigError(f"blocked cell ({x}, {y}) is off the {self.rows}×{self.cols} grid")
+            out.append((x, y))
+        return out
+
+
+def generate_grid(config: Config, seed: int) -> tuple[int, int, np.ndarray]:
+    """The grid of a game: ``(n, m, blocked)`` with ``blocked`` a bool array n × m.
+
+    Type 1 / 2 draw n and m uniformly in their range, then block every cell
+    independently with probability ``block_prob``; all from ``(seed, "grid")``.
+    """
+    rng = np.random.default_rng(derive_seed(seed, "grid"))
+    if config.type in TYPE_RANGES:
+        lo, hi = TYPE_RANGES[config.type]
+        n = int(rng.integers(lo, hi + 1))
+        m = int(rng.integers(lo, hi + 1))
+    else:
+        n, m = config.rows, config.cols
+    if config.blocked:
+        blocked = np.zeros((n, m), dtype=bool)
+        for x, y in config.blocked_cells():
+            blocked[x - 1, y - 1] = True
+    else:
+        blocked = rng.random((n, m)) < config.block_prob
+    return n, m, blocked
+
+
+def _mix(z: int) -> int:
+    """The splitmix64 finaliser."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+    return z ^ (z >> 31)
+
+
+class _LegalMoves(Sequence[Move]):
+    """Lazy legal-move list: EXIT, the MOVEs of your ends, NEW on each empty cell."""
+
+    def __init__(self, state: State) -> None:
+        self._s = state
+        self._moves = state._end_moves()
+
+    def __len__(self) -> int:
+        if self._s.termination is not None:
+            return 0
+        return 1 + len(self._moves) + self._s.free
+
+    @overload
+    def __getitem__(self, i: int) -> Move: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Move]: ...
+    def __getitem__(self, i: int | slice) -> Move | Sequence[Move]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(i)
+        if i == 0:
+            return EXIT
+        i -= 1
+        if i < len(self._moves):
+            return self._moves[i]
+        c = self._s.kth_empty(i - len(self._moves))
+        r, col = divmod(c, self._s.m)
+        return Move("NEW", r + 1, col + 1)
+
+    def __contains__(self, move: object) -> bool:
+        return self._s.is_legal(0, move)
+
+    def __iter__(self) -> Iterator[Move]:
+        for i in range(len(self)):
+            yield self[i]
+
+
+class State:
+    """A snakgame position; see the module docstring. Mutable; :meth:`clone` copies it.
+
+    Attributes:
+        n: Rows.
+        m: Columns.
+        occ: Per-cell contents, row-major (:data:`EMPTY`, :data:`BLOCKED`, :data:`MINE`, :data:`CHEF`).
+        row_free: Empty cells per row.
+        free: Empty cells in all.
+        head: Your current snake's head cell (the end a NEW started; -1 with no snake).
+        tail: Your current snake's tail cell.
+        length: Your current snake's length (0 with no snake).
+        done: Lengths of your finished snakes, in order.
+        chef_head: Chef's current snake's head (-1 with none).
+        chef_tail: Chef's current snake's tail.
+        chef_len: Chef's current snake's length.
+        chef_freeze: t of Chef's last move if it was FREEZE t, else 0.
+        chef_turns: Chef's turns so far (his randomness counter).
+        chef_frozen: Chef's turns spent frozen.
+        chef_snakes: Snakes Chef has started.
+        last_chef: Chef's last move, or None.
+        last_chef_cell: The cell Chef's last move took, or -1.
+        steps: Your moves so far.
+        termination: Why the game ended, or None.
+    """
+
+    __slots__ = (
+        "_base",
+        "chef_freeze",
+        "chef_frozen",
+        "chef_head",
+        "chef_len",
+        "chef_snakes",
+        "chef_tail",
+        "chef_turns",
+        "config",
+        "done",
+        "free",
+        "free_start",
+        "head",
+        "last_chef",
+        "last_chef_cell",
+        "length",
+        "m",
+        "n",
+        "occ",
+        "row_free",
+        "seed",
+        "steps",
+        "tail",
+        "termination",
+    )
+
+    def __init__(self, config: Config, n: int, m: int, blocked: np.ndarray, seed: int) -> None:
+        self.config = config
+        self.seed = seed
+        self._base = derive_seed(seed, "chef")
+        self.n = n
+        self.m = m
+        flat = np.ascontiguousarray(blocked, dtype=np.uint8).reshape(-1)
+        self.occ = bytearray(flat.tobytes())
+        self.row_free = [int(v) for v in m - blocked.reshape(n, m).sum(axis=1)]
+        self.free = sum(self.row_free)
+        self.free_start = self.free
+        self.head = self.tail = -1
+        self.length = 0
+        self.done: list[int] = []
+        self.chef_head = self.chef_tail = -1
+        self.chef_len = 0
+        self.chef_freeze = 0
+        self.chef_turns = 0
+        self.chef_frozen = 0
+        self.chef_snakes = 0
+        self.last_chef: Move | None = None
+        self.last_chef_cell = -1
+        self.steps = 0
+        self.termination: Termination | None = None
+        if self.free == 0:
+            self.termination = Termination.FULL
+
+    # -- helpers ---------------------------------------------------------------
+    def cell(self, x: int, y: int) -> int:
+        """The 0-based cell number of 1-based ``(x, y)``."""
+        return (x - 1) * self.m + (y - 1)
+
+    def xy(self, cell: int) -> tuple[int, int]:
+        """The 1-based ``(x, y)`` of a cell number."""
+        r, c = divmod(cell, self.m)
+        return r + 1, c + 1
+
+    def neighbours(self, cell: int) -> list[int]:
+        """On-grid 4-neighbours of ``cell`` (up, down, left, right)."""
+        m = self.m
+        r, c = divmod(cell, m)
+        out = []
+        if r > 0:
+            out.append(cell - m)
+        if r < self.n - 1:
+            out.append(cell + m)
+        if c > 0:
+            out.append(cell - 1)
+        if c < m - 1:
+            out.append(cell + 1)
+        return out
+
+    def empty_neighbours(self, cell: int) -> list[int]:
+        """Empty 4-neighbours of ``cell`` (up, down, left, right)."""
+        occ = self.occ
+        return [c for c in self.neighbours(cell) if not occ[c]]
+
+    def kth_empty(self, k: int) -> int:
+        """The k-th (0-based) empty cell in row-major order."""
+        rf = self.row_free
+        r = 0
+        while k >= rf[r]:
+            k -= rf[r]
+            r += 1
+        m = self.m
+        row = np.frombuffer(self.occ, dtype=np.uint8, count=m, offset=r * m)
+        return r * m + int(np.flatnonzero(row == EMPTY)[k])
+
+    def _take(self, cell: int, who: int) -> None:
+        self.occ[cell] = who
+        self.row_free[cell // self.m] -= 1
+        self.free -= 1
+
+    def _end_moves(self) -> list[Move]:
+        if self.length == 0 or self.termination is not None:
+            return []
+        out = []
+        ends = (self.head,) if self.head == self.tail else (self.head, self.tail)
+        for e in ends:
+            fx, fy = self.xy(e)
+            for t in self.empty_neighbours(e):
+                tx, ty = self.xy(t)
+                out.append(Move("MOVE", fx, fy, tx, ty))
+        return out
+
+    @property
+    def score(self) -> int:
+        """Your score so far, the current snake counted as if finished now."""
+        return sum(snake_score(v) for v in self.done) + snake_score(self.length)
+
+    # -- the State protocol ----------------------------------------------------
+    @property
+    def step_count(self) -> int:
+        """Your moves so far."""
+        return self.steps
+
+    def to_move(self) -> Sequence[int]:
+        """``(0,)`` while the game runs, ``()`` once it is over."""
+        return () if self.termination is not None else (0,)
+
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.termination is not None
+
+    def legal_actions(self, player: int = 0) -> Sequence[Move]:
+        """Every legal move, as a lazy sequence (see the module docstring)."""
+        del player  # single player
+        return _LegalMoves(self)
+
+    def why_illegal(self, move: object) -> str | None:
+        """Why ``move`` is illegal now (a sentence naming it), or None if it is legal."""
+        if self.termination is not None:
+            return "the game is over"
+        if not isinstance(move, Move):
+            return f"{move!r} is not a move (NEW x y, MOVE fx fy tx ty or EXIT)"
+        kind = move.kind
+        if kind == "EXIT":
+            return None
+        n, m, occ = self.n, self.m, self.occ
+        if kind == "NEW":
+            if not (1 <= move.x <= n and 1 <= move.y <= m):
+                return f"{move}: ({move.x}, {move.y}) is off the {n}×{m} grid"
+            c = (move.x - 1) * m + move.y - 1
+            if occ[c]:
+                return f"{move}: ({move.x}, {move.y}) is not empty ({_what(occ[c])})"
+            return None
+        if kind == "MOVE":
+            if self.length == 0:
+                return f"{move}: you have no snake yet; start one with NEW"
+            if not (1 <= move.x <= n and 1 <= move.y <= m):
+                return f"{move}: ({move.x}, {move.y}) is off the {n}×{m} grid"
+            f = (move.x - 1) * m + move.y - 1
+            if f not in (self.head, self.tail):
+                hx, hy = self.xy(self.head)
+                tx, ty = self.xy(self.tail)
+                return f"{move}: ({move.x}, {move.y}) is not an end of your snake (its ends are ({hx}, {hy}) and ({tx}, {ty}))"
+            if not (1 <= move.tx <= n and 1 <= move.ty <= m):
+                return f"{move}: ({move.tx}, {move.ty}) is off the {n}×{m} grid"
+            if abs(move.tx - move.x) + abs(move.ty - move.y) != 1:
+                return f"{move}: ({move.tx}, {move.ty}) is not adjacent to ({move.x}, {move.y})"
+            t = (move.tx - 1) * m + move.ty - 1
+            if occ[t]:
+                return f"{move}: ({move.tx}, {move.ty}) is not empty ({_what(occ[t])})"
+            return None
+        if kind == "FREEZE":
+            return f"{move}: FREEZE is Chef's move, not yours"
+        return f"{move!r}: unknown move kind {kind!r}"
+
+    def is_legal(self, player: int, action: object) -> bool:
+        """Whether ``action`` may be applied now (exact)."""
+        del player  # single player
+        return self.why_illegal(action) is None
+
+    def observe(self, player: int = 0) -> State:
+        """The state itself (perfect information)."""
+        del player  # single player
+        return self
+
+    def play_mine(self, move: Move) -> list[Event]:
+        """Apply only your move (no Chef reply); used by the judge and the stdio client.
+
+        Raises:
+            IllegalActionError: naming the move and why (state unchanged).
+        """
+        if self.termination is not None:
+            raise GameOverError(f"{move}: the game is over; no more moves")
+        why = self.why_illegal(move)
+        if why is not None:
+            raise IllegalActionError(why)
+        self.steps += 1
+        kind = move.kind
+        events: list[Event] = []
+        if kind == "EXIT":
+            self.termination = Termination.EXIT
+            return [Event("exit", 0)]
+        m = self.m
+        if kind == "NEW":
+            c = (move.x - 1) * m + move.y - 1
+            if self.length:
+                events.append(Event("snake_done", 0, {"length": self.length, "score": snake_score(self.length)}))
+                self.done.append(self.length)
+            self._take(c, MINE)
+            self.head = self.tail = c
+            self.length = 1
+        else:
+            f = (move.x - 1) * m + move.y - 1
+            t = (move.tx - 1) * m + move.ty - 1
+            self._take(t, MINE)
+            if f == self.head:
+                self.head = t
+            else:
+                self.tail = t
+            self.length += 1
+        if self.free == 0:
+            self.termination = Termination.FULL
+            events.append(Event("full"))
+        return events
+
+    def apply(self, actions: Sequence[Any]) -> Sequence[Event]:
+        """Your move ``actions[0]``, then Chef's reply unless the game ended."""
+        events = self.play_mine(actions[0])
+        if self.termination is None:
+            reply = self.chef_turn()
+            events.append(Event("chef", None, {"move": format_move(reply)}))
+            if self.termination is not None:
+                events.append(Event("full"))
+        return events
+
+    # -- Chef ------------------------------------------------------------------
+    def _draw(self, j: int, bound: int) -> int:
+        """Uniform integer below ``bound``: draw j of Chef's current turn."""
+        key = (self._base + (self.chef_turns * 8 + j) * _GAMMA) & _M64
+        return (_mix(key) * bound) >> 64
+
+    def chef_turn(self) -> Move:
+        """Play Chef's turn (the statement's order; see the module docstring) and return it."""
+        if self.termination is not None:
+            raise GameOverError("the game is over; Chef has no turn")
+        move = self._chef_choice()
+        self.chef_turns += 1
+        self._chef_apply(move)
+        return move
+
+    def _chef_choice(self) -> Move:
+        if self.chef_freeze > 1:
+            return Move("FREEZE", self.chef_freeze - 1)
+        if self.config.freeze and self._draw(0, 500) == 0:
+            return Move("FREEZE", 1 + self._draw(1, 50))
+        if self.chef_len:
+            h, t = self.chef_head, self.chef_tail
+            cands = self.empty_neighbours(h)
+            nh = len(cands)
+            cands += self.empty_neighbours(t)
+            if cands and self._draw(2, 100) < 99:
+                i = self._draw(3, len(cands))
+                c = cands[i]
+                f = h if i < nh else t
+                fx, fy = self.xy(f)
+                tx, ty = self.xy(c)
+                return Move("MOVE", fx, fy, tx, ty)
+        c = self.kth_empty(self._draw(4, self.free))
+        x, y = self.xy(c)
+        return Move("NEW", x, y)
+
+    def play_chef(self, move: Move) -> None:
+        """Apply a Chef move read from a judge (the stdio client's mirror of the game).
+
+        Raises:
+            IllegalActionError: if the move is impossible here (the judge and this
+                mirror disagree).
+        """
+        if self.termination is not None:
+            raise GameOverError(f"Chef's {move}: the game is over")
+        k = move.kind
+        m, occ = self.m, self.occ
+        if k == "FREEZE":
+            if move.x < 1:
+                raise IllegalActionError(f"Chef's {move}: the count must be ≥ 1")
+        elif k == "NEW":
+            if not (1 <= move.x <= self.n and 1 <= move.y <= m) or occ[(move.x - 1) * m + move.y - 1]:
+                raise IllegalActionError(f"Chef's {move}: not an empty cell")
+        elif k == "MOVE":
+            f = (move.x - 1) * m + move.y - 1
+            ok = (
+                self.chef_len > 0
+                and f in (self.chef_head, self.chef_tail)
+                and 1 <= move.tx <= self.n
+                and 1 <= move.ty <= m
+                and abs(move.tx - move.x) + abs(move.ty - move.y) == 1
+                and not occ[(move.tx - 1) * m + move.ty - 1]
+            )
+            if not ok:
+                raise IllegalActionError(f"Chef's {move}: not a legal extension of his snake")
+        else:
+            raise IllegalActionError(f"Chef's {move}: not a Chef move")
+        self.chef_turns += 1
+        self._chef_apply(move)
+
+    def _chef_apply(self, move: Move) -> None:
+        self.last_chef = move
+        k = move.kind
+        if k == "FREEZE":
+            self.chef_freeze = move.x
+            self.chef_frozen += 1
+            self.last_chef_cell = -1
+            return
+        self.chef_freeze = 0
+        m = self.m
+        if k == "NEW":
+            c = (move.x - 1) * m + move.y - 1
+            self.chef_head = self.chef_tail = c
+            self.chef_len = 1
+            self.chef_snakes += 1
+        else:
+            f = (move.x - 1) * m + move.y - 1
+            c = (move.tx - 1) * m + move.ty - 1
+            if f == self.chef_head:
+                self.chef_head = c
+            else:
+                self.chef_tail = c
+            self.chef_len += 1
+        self._take(c, CHEF)
+        self.last_chef_cell = c
+        if self.free == 0:
+            self.termination = Termination.FULL
+
+    # -- results and copies ----------------------------------------------------
+    def outcome(self) -> Outcome:
+        """The result of a finished game."""
+        if self.termination is None:
+            raise IllegalActionError("the game is not over yet")
+        lengths = [*self.done, self.length] if self.length else list(self.done)
+        score = sum(snake_score(v) for v in lengths)
+        mine = sum(lengths)
+        return Outcome(
+            termination=self.termination.name,
+            scores=(float(score),),
+            winner=None,
+            details={
+                "score": score,
+                "snakes": len(lengths),
+                "first": lengths[0] if lengths else 0,
+                "longest": max(lengths, default=0),
+                "mine": mine,
+                "chef_cells": self.free_start - self.free - mine,
+                "free_start": self.free_start,
+                "chef_turns": self.chef_turns,
+                "chef_frozen": self.chef_frozen,
+                "rows": self.n,
+                "cols": self.m,
+            },
+        )
+
+    def clone(self) -> State:
+        """An independent copy."""
+        s = State.__new__(State)
+        for name in State.__slots__:
+            setattr(s, name, getattr(self, name))
+        s.occ = bytearray(self.occ)
+        s.row_free = list(self.row_free)
+        s.done = list(self.done)
+        return s
+
+    def to_json(self) -> dict[str, JSON]:
+        """Complete JSON form: the grid as row strings (``.`` empty, ``#`` blocked,
+        ``o`` yours, ``x`` Chef's), ends 1-based ``[x, y]`` or null."""
+        m = self.m
+        occ = self.occ
+        table = bytes.maketrans(b"\x00\x01\x02\x03", _CHAR.encode())
+        text = bytes(occ).translate(table).decode()
+
+        def xy(c: int) -> list[int] | None:
+            return list(self.xy(c)) if c >= 0 else None
+
+        return {
+            "rows": self.n,
+            "cols": m,
+            "seed": self.seed,
+            "grid": [text[i : i + m] for i in range(0, len(text), m)],
+            "free_start": self.free_start,
+            "head": xy(self.head),
+            "tail": xy(self.tail),
+            "length": self.length,
+            "done": list(self.done),
+            "chef_head": xy(self.chef_head),
+            "chef_tail": xy(self.chef_tail),
+            "chef_len": self.chef_len,
+            "chef_freeze": self.chef_freeze,
+            "chef_turns": self.chef_turns,
+            "chef_frozen": self.chef_frozen,
+            "chef_snakes": self.chef_snakes,
+            "last_chef": format_move(self.last_chef) if self.last_chef is not None else None,
+            "last_chef_cell": xy(self.last_chef_cell),
+            "steps": self.steps,
+            "termination": self.termination.name if self.termination else None,
+        }
+
+    def __repr__(self) -> str:
+        return f"<snakgame.State {self.n}×{self.m} free={self.free} len={self.length} step={self.steps}>"
+
+
+def _what(v: int) -> str:
+    return {BLOCKED: "blocked", MINE: "your snake", CHEF: "Chef's snake"}.get(v, "occupied")
+
+
+class Game:
+    """A configured snakgame; see the module docstring for the rules."""
+
+    def __init__(self, config: Config | None = None) -> None:
+        self.config = config or Config()
+        defaults = Config()
+        params = {
+            f: getattr(self.config, f)
+            for f in Config.__dataclass_fields__
+            if getattr(self.config, f) != getattr(defaults, f)
+        }
+        self.info = GameInfo(
+            id="snakgame",
+            name=format_spec("snakgame", params),
+            num_players=1,
+            dynamics=Dynamics.SINGLE,
+            rules_version=RULES_VERSION,
+            config=self.config,
+        )
+
+    def new_state(self, seed: int) -> State:
+        """A fresh game: the grid and Chef's randomness derive from ``seed``."""
+        n, m, blocked = generate_grid(self.config, seed)
+        return State(self.config, n, m, blocked, seed)
+
+    def state_with_grid(self, n: int, m: int, blocked: Sequence[tuple[int, int]], seed: int = 0) -> State:
+        """A fresh game on a given grid (1-based blocked cells), e.g. one read from a judge.
+
+        Raises:
+            ConfigError: for an empty grid or an off-grid blocked cell.
+        """
+        if n < 1 or m < 1:
+            raise ConfigError(f"a {n}×{m} grid has no cells")
+        arr = np.zeros((n, m), dtype=bool)
+        for x, y in blocked:
+            if not (1 <= x <= n and 1 <= y <= m):
+                raise ConfigError(f"blocked cell ({x}, {y}) is off the {n}×{m} grid")
+            arr[x - 1, y - 1] = True
+        return State(self.config, n, m, arr, seed)
+
+    def state_from_json(self, data: dict[str, JSON]) -> State:
+        """Restore a state written by :meth:`State.to_json`."""
+        n, m = int(data["rows"]), int(data["cols"])
+        rows = data["grid"]
+        if len(rows) != n or any(len(r) != m for r in rows):
+            raise ConfigError(f"state grid is not {n}×{m}")
+        raw = "".join(rows).encode().translate(bytes.maketrans(_CHAR.encode(), b"\x00\x01\x02\x03"))
+        s = State(self.config, n, m, np.zeros((n, m), dtype=bool), int(data["seed"]))
+        s.occ = bytearray(raw)
+        arr = np.frombuffer(s.occ, dtype=np.uint8).reshape(n, m)
+        s.row_free = [int(v) for v in (arr == EMPTY).sum(axis=1)]
+        s.free = sum(s.row_free)
+        s.free_start = int(data["free_start"])
+
+        def cell(v: Any) -> int:
+            return -1 if v is None else s.cell(int(v[0]), int(v[1]))
+
+        s.head, s.tail, s.length = cell(data["head"]), cell(data["tail"]), int(data["length"])
+        s.done = [int(v) for v in data["done"]]
+        s.chef_head, s.chef_tail, s.chef_len = cell(data["chef_head"]), cell(data["chef_tail"]), int(data["chef_len"])
+        s.chef_freeze = int(data["chef_freeze"])
+        s.chef_turns = int(data["chef_turns"])
+        s.chef_frozen = int(data["chef_frozen"])
+        s.chef_snakes = int(data["chef_snakes"])
+        s.last_chef = parse_move(data["last_chef"]) if data["last_chef"] else None
+        s.last_chef_cell = cell(data["last_chef_cell"])
+        s.steps = int(data["steps"])
+        s.termination = Termination[data["termination"]] if data["termination"] else None
+        return s
+
+    def action_to_json(self, action: object) -> JSON:
+        """Moves are written as protocol text (``"MOVE 1 1 2 1"``)."""
+        if not isinstance(action, Move):
+            raise CodecError(f"{action!r} is not a snakgame move")
+        return format_move(action)
+
+    def action_from_json(self, data: JSON) -> Move:
+        """Inverse of :meth:`action_to_json`."""
+        return parse_move(str(data))
+
+    def candidate_actions(self, state: Any, player: int) -> list[object]:
+        """A few legal and illegal moves of every kind, for conformance tests."""
+        del player  # single player
+        s: State = state
+        out: list[object] = [EXIT, Move("FREEZE", 1), "NEW 1 1", Move("NEW", 0, 1), Move("NEW", s.n + 1, 1)]
+        for c in (0, s.n * s.m - 1, (s.n * s.m) // 2):
+            x, y = s.xy(c)
+            out.append(Move("NEW", x, y))
+        if s.length:
+            hx, hy = s.xy(s.head)
+            tx, ty = s.xy(s.tail)
+            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (0, 2)):
+                out.append(Move("MOVE", hx, hy, hx + dx, hy + dy))
+                out.append(Move("MOVE", tx, ty, tx + dx, ty + dy))
+            # From a cell that is not an end.
+            out.append(Move("MOVE", 1, 1, 1, 2) if (hx, hy) != (1, 1) and (tx, ty) != (1, 1) else Move("MOVE", 9, 9, 9, 9))
+        else:
+            out.append(Move("MOVE", 1, 1, 1, 2))
+        return out
+
+
+def make_game(**kwargs: object) -> Game:
+    """Registry factory: ``make("snakgame(type=2)")`` or ``make("snakgame(type=0,rows=3,cols=4)")``."""
+    return Game(config_from_kwargs(Config, "snakgame", kwargs))
