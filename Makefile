@@ -19,8 +19,8 @@ run: $(STAMP)
 	$(BIN)/snakelab classic play --agent champion --width 12 --height 12 --seed 1 --speed 120
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks examples
-	$(BIN)/ruff format --check src tests benchmarks examples
+	$(BIN)/ruff check
+	$(BIN)/ruff format --check
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
