@@ -149,3 +149,19 @@ def test_cli__unknown_run_is_a_one_line_error(tmp_path):
 
 def test_snakelab_error_hierarchy():
     assert issubclass(UnknownRunError, SnakelabError) and issubclass(ResumeMismatchError, SnakelabError)
+
+
+def test_cli__ratings_across_runs(tmp_path):
+    path = tmp_path / "c.sqlite"
+    game = "classic(width=8,height=8)"
+    with Store(path) as db:
+        for agent in ("classic.hamilton", "classic.greedy"):
+            specs = [MatchSpec(game, (agent,), s, index=i) for i, s in enumerate(match_seeds(1, 6))]
+            run_stored(specs, db, label=agent, jobs=1)
+    r = runner.invoke(app, ["results", "ratings", "--game", "classic", "--json", "--store", str(path)])
+    assert r.exit_code == 0, r.output
+    rows = json.loads(r.stdout)
+    assert [row["agent"] for row in rows] == ["classic.hamilton", "classic.greedy"]
+    assert rows[0]["wins"] == 6 and rows[0]["rated"] == 6 and rows[0]["mu"] > rows[1]["mu"]
+    r = runner.invoke(app, ["results", "ratings", "--run", "2", "--store", str(path)])
+    assert r.exit_code == 0 and "classic.greedy" in r.stdout and "classic.hamilton" not in r.stdout

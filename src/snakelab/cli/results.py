@@ -53,10 +53,11 @@ def list_cmd(
     from rich.table import Table
 
     table = Table(title=f"runs in {db.path}")
-    for col in ("id", "created (UTC)", "what", "game", "matches", "status"):
-        table.add_column(col, justify="right" if col in ("id", "matches") else "left")
+    for col in ("id", "created (UTC)", "what", "matches", "status"):
+        table.add_column(col, justify="right" if col in ("id", "matches") else "left", overflow="fold")
     for r in runs:
-        table.add_row(str(r.id), r.created, r.label, r.game, str(r.planned), _status(r.done, r.planned, r.finished))
+        created = r.created.replace("T", " ")[:16]
+        table.add_row(str(r.id), created, r.label, str(r.planned), _status(r.done, r.planned, r.finished))
     console.print(table)
 
 
@@ -89,28 +90,36 @@ def show_cmd(
 
 
 def _ratings_table(rows: list[AgentRating], title: str) -> object:
+    """Win rates with Wilson intervals, mean score and OpenSkill μ, σ and μ − 3σ."""
+    from rich import box
     from rich.table import Table
 
-    table = Table(title=title)
-    for col in ("game", "agent", "games", "wins", "win rate", "95 % interval", "mean score", "mu", "sigma", "ordinal"):
-        table.add_column(col, justify="left" if col in ("game", "agent") else "right")
+    games = sorted({r.game for r in rows})
+    one_game = len(games) == 1
+    rated = any(r.mu is not None for r in rows)
+    table = Table(title=f"{title}: {games[0]}" if one_game else title, box=box.SIMPLE_HEAD, pad_edge=False)
+    if not one_game:
+        table.add_column("game", overflow="fold")
+    table.add_column("agent", no_wrap=True)
+    cols = ["games", "wins", "win %", "95 % CI", "score"] + (["μ", "σ", "μ−3σ"] if rated else [])
+    for col in cols:
+        table.add_column(col, justify="right", no_wrap=True)
 
     def num(x: float | None) -> str:
-        return "-" if x is None else f"{x:.2f}"
+        return "-" if x is None else f"{x:.1f}"
 
     for r in rows:
-        table.add_row(
-            r.game,
+        cells = [
             r.agent,
             str(r.games),
             str(r.wins),
-            f"{r.win_rate:.1%}",
-            f"{r.ci_low:.1%} – {r.ci_high:.1%}",
-            f"{r.mean_score:.2f}",
-            num(r.mu),
-            num(r.sigma),
-            num(r.ordinal),
-        )
+            f"{100 * r.win_rate:.1f}",
+            f"{100 * r.ci_low:.0f}–{100 * r.ci_high:.0f}",
+            f"{r.mean_score:.1f}",
+        ]
+        if rated:
+            cells += [num(r.mu), num(r.sigma), num(r.ordinal)]
+        table.add_row(*([] if one_game else [r.game]), *cells)
     return table
 
 

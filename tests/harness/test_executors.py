@@ -1,0 +1,52 @@
+import pytest
+
+from snakelab.cli.common import make_executor, run_matches
+from snakelab.core.errors import ConfigError, SnakelabError
+from snakelab.harness import MatchSpec, match_seeds, run_many
+from snakelab.harness.executors import DaskExecutor, ExecutorError, dask_executor
+
+
+def _specs(n):
+    return [
+        MatchSpec("classic(width=8,height=8)", (agent,), s, index=i)
+        for i, (agent, s) in enumerate(zip(["classic.greedy", "classic.hamilton"] * n, match_seeds(5, n), strict=False))
+    ]
+
+
+def _key(results):
+    return [(r.index, r.agents, r.seed, r.steps, r.outcome.to_json()) for r in results]
+
+
+def test_dask_local_and_scheduler_address_match_the_process_pool(tmp_path, monkeypatch):
+    monkeypatch.setenv("SNAKELAB_STORE", str(tmp_path / "s.sqlite"))
+    specs = _specs(12)
+    pooled = run_many(specs, jobs=2)
+    ex = make_executor("dask-local", 2)
+    assert isinstance(ex, DaskExecutor)
+    try:
+        on_dask = run_many(specs, ex)
+        # The same cluster reached as an existing scheduler, through the CLI path.
+        via_address = run_matches(specs, "dask", executor=f"dask://{ex.address.removeprefix('tcp://')}", jobs=2)
+    finally:
+        ex.shutdown()
+    assert _key(on_dask) == _key(pooled) == _key(via_address)
+    assert ex.client.status == "closed"
+
+
+def test_unreachable_scheduler_is_a_clear_error():
+    with pytest.raises(ExecutorError, match=r"cannot reach the Dask scheduler at tcp://127\.0\.0\.1:9"):
+        dask_executor("127.0.0.1:9", timeout_s=0.5)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [("threads", "unknown executor 'threads'"), ("dask://nohost", "expected dask://HOST:PORT")],
+)
+def test_bad_executor_strings(spec, message):
+    with pytest.raises(ConfigError, match=message):
+        make_executor(spec, 1)
+    assert issubclass(ExecutorError, SnakelabError)
+
+
+def test_local_is_the_default():
+    assert make_executor(None, 4) is None and make_executor("local", 4) is None
