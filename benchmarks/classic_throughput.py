@@ -30,7 +30,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--size", type=int, default=12)
     args = ap.parse_args()
-    print(f"| agent | board | games | steps | seconds | steps/s |")
+    print("| agent | board | games | steps | seconds | steps/s |")
     print("|---|---|---|---:|---:|---:|")
     for agent in ("classic.hamilton", "classic.hamilton-shortcut"):
         steps, secs = measure(agent, args.size, args.games)
