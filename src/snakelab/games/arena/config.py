@@ -1,0 +1,193 @@
+"""snAIke config files (``snake_config*``) and the key aliases of the original engine.
+
+A config file holds lines ``key value``; ``#`` starts a comment and blank lines are
+allowed. Keys are the :class:`~snakelab.games.arena.rules.Config` fields or their
+aliases (``gw``, ``ns``, ``speed``, ``game_time``...), plus ``random_seed`` (``rs``),
+any string, which seeds the game. Every file in a folder whose name contains
+``snake_config`` is read, in name order (later files win on a repeated key). A bad
+key or value raises :class:`~snakelab.core.errors.ConfigError` naming the file, the
+line and the key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from snakelab.core.errors import ConfigError
+from snakelab.core.registry import config_from_kwargs
+from snakelab.core.rng import derive_seed
+
+ALIASES: dict[str, str] = {
+    "gw": "game_width",
+    "gh": "game_height",
+    "ns": "num_snakes",
+    "nz": "num_zombies",
+    "na": "num_apples",
+    "no": "num_obstacles",
+    "sl": "starting_length",
+    "ag": "apple_growth",
+    "al": "apple_limit",
+    "game_time": "duration",
+    "gt": "duration",
+    "d": "duration",
+    "game_speed": "speed",
+    "gs": "speed",
+    "s": "speed",
+    "zs": "zombie_speed",
+    "rs": "random_seed",
+    "width": "game_width",
+    "height": "game_height",
+}
+"""Alias → canonical key."""
+
+
+def canonical_key(key: str) -> str:
+    """The canonical name of a config key (aliases resolved, case-insensitive)."""
+    k = key.strip().lower()
+    return ALIASES.get(k, k)
+
+
+def seed_from_text(text: str) -> int:
+    """A game seed from a ``random_seed`` string: an integer as is, any other text hashed."""
+    t = text.strip()
+    try:
+        value = int(t)
+    except ValueError:
+        return derive_seed(0, "random_seed", t)
+    if value < 0:
+        return derive_seed(0, "random_seed", t)
+    return value
+
+
+@dataclass
+class FileConfig:
+    """What config files said.
+
+    Attributes:
+        params: Canonical ``Config`` keys and their values.
+        seed: The seed from ``random_seed``, if any.
+        sources: Per key, ``"file:line"`` where it was set (for error messages).
+        files: The files read.
+    """
+
+    params: dict[str, Any] = field(default_factory=dict)
+    seed: int | None = None
+    sources: dict[str, str] = field(default_factory=dict)
+    files: list[Path] = field(default_factory=list)
+
+
+def parse_config_text(text: str, name: str = "<config>", into: FileConfig | None = None) -> FileConfig:
+    """Parse the text of one config file.
+
+    Args:
+        text: The file's contents.
+        name: The file name used in error messages.
+        into: Results to update (later files override earlier ones).
+
+    Raises:
+        ConfigError: ``NAME:LINE: ...`` naming the key, for an unknown key, a line
+            without a value, or a bad value.
+    """
+    from snakelab.games.arena.rules import Config
+
+    out = into if into is not None else FileConfig()
+    fields = {f.name for f in dataclasses.fields(Config)}
+    for no, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        parts = line.split(None, 1)
+        key = canonical_key(parts[0])
+        if key != "random_seed" and key not in fields:
+            known = ", ".join(sorted(fields | {"random_seed"}))
+            raise ConfigError(f"{name}:{no}: unknown key {parts[0]!r}; known keys: {known} (and their aliases)")
+        if len(parts) < 2:
+            raise ConfigError(f"{name}:{no}: key {parts[0]!r} has no value")
+        value = parts[1].strip()
+        if key == "random_seed":
+            out.seed = None if value.lower() in ("null", "none") else seed_from_text(value)
+            continue
+        try:
+            coerced = _coerce(key, value)
+            # Check the value alone on the default board, so the error points at this line.
+            config_from_kwargs(Config, "arena", {key: coerced})
+        except ConfigError as exc:
+            raise ConfigError(f"{name}:{no}: key {parts[0]!r}: {_plain(str(exc))}") from None
+        out.params[key] = coerced
+        out.sources[key] = f"{name}:{no}"
+    return out
+
+
+def _coerce(key: str, value: str) -> int | bool:
+    from snakelab.games.arena.rules import Config
+
+    if isinstance(getattr(Config(), key), bool):
+        low = value.lower()
+        if low in ("true", "yes", "1"):
+            return True
+        if low in ("false", "no", "0"):
+            return False
+        raise ConfigError(f"bad value {value!r}: expected true or false")
+    try:
+        return int(value)
+    except ValueError:
+        raise ConfigError(f"bad value {value!r}: expected an integer") from None
+
+
+def _plain(msg: str) -> str:
+    return msg.replace("arena parameter ", "").replace("for arena", "")
+
+
+def config_from_files(fc: FileConfig, **overrides: Any) -> Any:
+    """Build the game ``Config`` from config files plus overrides.
+
+    Raises:
+        ConfigError: naming the files (and the line of a value that is wrong on
+            its own) when the combination is not a valid game.
+    """
+    from snakelab.games.arena.rules import Config
+
+    params = {**fc.params, **overrides}
+    try:
+        return config_from_kwargs(Config, "arena", params)
+    except ConfigError as exc:
+        where = ", ".join(fc.sources[k] for k in params if k in fc.sources) or "the command line"
+        raise ConfigError(f"{where}: {exc}") from None
+
+
+def find_config_files(folder: str | os.PathLike[str] = ".") -> list[Path]:
+    """Every file in ``folder`` whose name contains ``snake_config``, in name order."""
+    p = Path(folder)
+    return sorted(f for f in p.iterdir() if "snake_config" in f.name and f.is_file())
+
+
+def load_config_files(files: list[Path]) -> FileConfig:
+    """Read config files in order (later ones win).
+
+    Raises:
+        ConfigError: naming the file and line for a bad key or value, or an
+            unreadable file.
+    """
+    out = FileConfig()
+    for f in files:
+        try:
+            text = f.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ConfigError(f"{f}: cannot read config file: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise ConfigError(f"{f}: not a text file") from None
+        parse_config_text(text, str(f), out)
+        out.files.append(f)
+    return out
+
+
+def format_config(params: dict[str, Any], seed: int | None = None) -> str:
+    """Inverse of :func:`parse_config_text`: one ``key value`` line per entry."""
+    lines = [f"{k} {str(v).lower() if isinstance(v, bool) else v}" for k, v in params.items()]
+    if seed is not None:
+        lines.append(f"random_seed {seed}")
+    return "\n".join(lines) + "\n"
