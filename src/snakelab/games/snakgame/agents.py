@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from snakelab.core.game import BaseAgent, Budget, GameInfo
-from snakelab.games.snakgame.kernels import label_components, long_path, split_race
+from snakelab.games.snakgame.kernels import label_components, long_path, region_worth, split_race
 from snakelab.games.snakgame.rules import EXIT, Move, State
 
 
@@ -263,8 +263,6 @@ class EditorialAgent(BaseAgent):
         return _new(s, int(best[mid]))
 
 
-# Ring around a cell, clockwise from north: (dr, dc); even positions are the 4-neighbours.
-_RING = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))
 
 
 class ChampionAgent(BaseAgent):
@@ -282,8 +280,9 @@ class ChampionAgent(BaseAgent):
         hug: Weight of the number of taken neighbours of the target cell.
     """
 
-    def __init__(self, hug: int = 1) -> None:
+    def __init__(self, hug: int = 1, cap: int = 0) -> None:
         self.hug = int(hug)
+        self.cap = int(cap)
 
     def reset(self, info: GameInfo, player: int, seed: int) -> None:
         """Forget any previous game."""
@@ -297,52 +296,24 @@ class ChampionAgent(BaseAgent):
         self._mark = np.zeros(size, np.int64)
         self._base = 0
         self._queue = np.empty(4 * size, np.int32)
-        self._hdir = 1  # current horizontal sweep direction: +1 right, -1 left
+        self._hdir = [1, 1]  # horizontal sweep direction of head and tail: +1 right, -1 left
+        self._cap = self.cap or max(256, s.free // 64)
 
     def _worth(self, s: State, t: int) -> int:
-        """How many cells an end standing on ``t`` can still reach (big = not split)."""
-        n, m, occ = s.n, s.m, s.occ
-        r, c = divmod(t, m)
-        ring = []
-        for dr, dc in _RING:
-            rr, cc = r + dr, c + dc
-            ring.append(0 <= rr < n and 0 <= cc < m and not occ[rr * m + cc])
-        orth = [i for i in (0, 2, 4, 6) if ring[i]]
-        if not orth:
-            return 0
-        if len(orth) == 1:
-            return _BIG
-        # Group the empty 4-neighbours that are joined through the ring around t.
-        groups = 0
-        start = next((i for i in range(8) if not ring[i]), -1)
-        if start < 0:
-            return _BIG
-        seeds = []
-        i = (start + 1) % 8
-        in_run = False
-        run_has = False
-        for _ in range(8):
-            if ring[i]:
-                if not in_run:
-                    in_run, run_has = True, False
-                if i % 2 == 0 and not run_has:
-                    run_has = True
-                    groups += 1
-                    dr, dc = _RING[i]
-                    seeds.append((r + dr) * m + c + dc)
-            else:
-                in_run = False
-            i = (i + 1) % 8
-        if groups <= 1:
-            return _BIG
+        """Cells an end standing on ``t`` can still reach, ``self._cap`` meaning "plenty"."""
         self._base += 8
-        sizes, closed = split_race(
-            _occ(s), n, m, t, np.array(seeds, np.int64), self._mark, self._base, self._queue
-        )
-        best = 0
-        for sz, cl in zip(sizes, closed, strict=True):
-            best = max(best, int(sz) if cl else _BIG)
-        return best
+        return int(region_worth(_occ(s), s.n, s.m, t, self._cap, self._mark, self._base, self._queue))
+
+    def _separate(self, s: State, cands: list[int], worth: list[int]) -> None:
+        """Several "plenty" targets of one end: check they are one region; else rank the parts."""
+        big = [i for i, w in enumerate(worth) if w >= self._cap]
+        if len(big) < 2:
+            return
+        self._base += 8
+        seeds = np.array([cands[i] for i in big], np.int64)
+        sizes, closed = split_race(_occ(s), s.n, s.m, -1, seeds, self._mark, self._base, self._queue)
+        for i, sz, cl in zip(big, sizes, closed, strict=True):
+            worth[i] = int(sz) if cl else _BIG
 
     def act(self, observation: Any, budget: Budget | None) -> Move:
         """One move."""
@@ -353,49 +324,51 @@ class ChampionAgent(BaseAgent):
             return self._new_snake(s)
         n, m, occ = s.n, s.m, s.occ
         best_key: tuple[int, ...] | None = None
-        best: tuple[int, int] = (-1, -1)
+        best: tuple[int, int, int] = (-1, -1, 0)
         ends = (s.head,) if s.head == s.tail else (s.head, s.tail)
-        for is_head, e in zip((1, 0), ends, strict=False):
+        for k, e in enumerate(ends):
+            # The head falls (down first), the tail rises (up first); each sweeps along its row.
+            down = m if k == 0 else -m
+            hd = self._hdir[k]
             r, c = divmod(e, m)
-            for ok, t, pref in (
-                (r < n - 1, e + m, 3),
-                (c + self._hdir < m and c + self._hdir >= 0, e + self._hdir, 2),
-                (c - self._hdir < m and c - self._hdir >= 0, e - self._hdir, 1),
-                (r > 0, e - m, 0),
-            ):
-                if not ok or occ[t]:
+            cands: list[int] = []
+            prefs: list[int] = []
+            for t, pref in ((e + down, 3), (e + hd, 2), (e - hd, 1), (e - down, 0)):
+                if pref >= 2 and pref == 2 and not 0 <= c + hd < m:
                     continue
-                worth = self._worth(s, t)
+                if pref == 1 and not 0 <= c - hd < m:
+                    continue
+                if pref in (0, 3) and not 0 <= t < n * m:
+                    continue
+                if not occ[t]:
+                    cands.append(t)
+                    prefs.append(pref)
+            worth = [self._worth(s, t) for t in cands]
+            self._separate(s, cands, worth)
+            for t, pref, w in zip(cands, prefs, worth, strict=True):
                 taken = 0
                 tr, tc = divmod(t, m)
                 for okn, x in ((tr > 0, t - m), (tr < n - 1, t + m), (tc > 0, t - 1), (tc < m - 1, t + 1)):
                     if not okn or occ[x]:
                         taken += 1
-                key = (worth, is_head, pref + self.hug * taken)
+                key = (w, 1 - k, pref + self.hug * taken)
                 if best_key is None or key > best_key:
-                    best_key, best = key, (e, t)
+                    best_key, best = key, (e, t, k)
         if best_key is None:
             return self._new_snake(s)
-        e, t = best
-        if e == s.head and abs(t - e) == 1:
-            self._hdir = t - e
+        e, t, k = best
+        if abs(t - e) == 1:
+            self._hdir[k] = t - e
         return _move(s, e, t)
 
     def _new_snake(self, s: State) -> Move:
         occ = _occ(s)
         labels, sizes = label_components(occ, s.n, s.m)
         big = int(np.argmax(sizes))
-        cells = np.flatnonzero(labels == big)
-        # Start where the region is least open (a corner or dead end), lowest row first:
-        # the head then sweeps the region from the bottom up.
-        grid = occ.reshape(s.n, s.m) == 0
-        pad = np.zeros((s.n + 2, s.m + 2), bool)
-        pad[1:-1, 1:-1] = grid
-        deg = (pad[:-2, 1:-1].astype(np.int8) + pad[2:, 1:-1] + pad[1:-1, :-2] + pad[1:-1, 2:]).reshape(-1)
-        rows = cells // s.m
-        order = np.lexsort((cells % s.m, -rows, deg[cells]))
-        cell = int(cells[order[0]])
-        self._hdir = 1 if cell % s.m < s.m // 2 else -1
+        # Start at the top of the largest region: the head falls and sweeps it from the
+        # bottom up while the tail waits at the top, in reserve, to sweep down.
+        cell = int(np.flatnonzero(labels == big)[0])
+        self._hdir = [1, 1]
         return _new(s, cell)
 
 

@@ -222,3 +222,88 @@ def split_race(
                 if qh[h] < qt[h]:
                     closed[g] = False
     return sizes, closed
+
+
+@njit(cache=True)
+def region_worth(
+    occ: np.ndarray, n: int, m: int, t: int, cap: int, mark: np.ndarray, base: int, queue: np.ndarray
+) -> int:
+    """How many free cells a snake end standing on ``t`` can still reach, up to ``cap``.
+
+    ``t`` is taken; breadth-first searches start from each of its free neighbours in
+    lockstep and merge where they meet, so each *side* of ``t`` is measured separately
+    (an end on ``t`` commits to one side). The answer is the largest side's size, or
+    ``cap`` if some side reaches ``cap`` cells (then it is "big" and the search stops).
+
+    Args:
+        occ: Flat grid, 0 = free.
+        n: Rows.
+        m: Columns.
+        t: The cell the end would stand on.
+        cap: Stop counting at this many cells.
+        mark: Work array of ``n·m`` int64 (see :func:`split_race` for ``base``).
+        base: This call's mark base.
+        queue: Work array of at least ``4·n·m`` int32.
+    """
+    size = n * m
+    seeds = np.empty(4, np.int64)
+    k = 0
+    for d in range(4):
+        x = _step(t, d, n, m)
+        if x >= 0 and occ[x] == 0:
+            seeds[k] = x
+            k += 1
+    if k == 0:
+        return 0
+    parent = np.arange(k)
+    qh = np.zeros(k, np.int64)
+    qt = np.zeros(k, np.int64)
+    for g in range(k):
+        queue[g * size] = seeds[g]
+        qt[g] = 1
+        mark[seeds[g]] = base + g
+    best = 0
+    while True:
+        grew = False
+        for g in range(k):
+            if qh[g] >= qt[g]:
+                continue
+            c = queue[g * size + qh[g]]
+            qh[g] += 1
+            grew = True
+            for d in range(4):
+                x = _step(c, d, n, m)
+                if x < 0 or x == t or occ[x] != 0:
+                    continue
+                mk = mark[x]
+                if base <= mk < base + k:
+                    rg = _find(parent, g)
+                    rh = _find(parent, mk - base)
+                    if rg != rh:
+                        parent[rh] = rg
+                    continue
+                mark[x] = base + g
+                queue[g * size + qt[g]] = x
+                qt[g] += 1
+        # Per root: size so far and whether it is still growing.
+        pending = False
+        for g in range(k):
+            if parent[g] != g:
+                continue
+            tot = 0
+            is_open = False
+            for h in range(k):
+                if _find(parent, h) == g:
+                    tot += qt[h]
+                    if qh[h] < qt[h]:
+                        is_open = True
+            if tot >= cap:
+                return cap
+            if not is_open:
+                if tot > best:
+                    best = tot
+            else:
+                pending = True
+        if not pending or not grew:
+            break
+    return best
