@@ -8,6 +8,7 @@ profile). A failing browser test leaves a screenshot under ``test-artifacts/``.
 from __future__ import annotations
 
 import os
+import random
 import re
 import socket
 import threading
@@ -18,7 +19,9 @@ from typing import Any
 
 import pytest
 
+from snakelab.core.game import Outcome
 from snakelab.core.registry import make, make_agent
+from snakelab.core.replay import ReplayWriter
 from snakelab.harness.match import play
 from snakelab.web import create_app
 
@@ -35,14 +38,24 @@ CHROMIUM_ARGS = [
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
-# One short replay per game: game string, agents, max steps (None: play to the end).
-REPLAY_GAMES: dict[str, tuple[str, tuple[str, ...], int | None]] = {
-    "classic": ("classic(width=6,height=6)", ("classic.champion",), None),
+# One short replay per game: game string, agents (None: random legal moves), max steps.
+REPLAY_GAMES: dict[str, tuple[str, tuple[str, ...] | None, int | None]] = {
+    "classic": ("classic(width=6,height=6)", ("classic.hamilton-shortcut",), None),
+    "snakgame": ("snakgame(type=0,rows=10,cols=14)", ("snakgame.champion",), None),
+    "hextris": ("hextris(problem=1,source_length=3)", None, 300),
 }
 
 
-def write_replay(path: Path, game: str, agents: tuple[str, ...], seed: int, max_steps: int | None, every: int) -> Path:
-    """Play one match and write its replay (``every``: state frequency, 0 = first and last only)."""
+def write_replay(
+    path: Path, game: str, agents: tuple[str, ...] | None, seed: int, max_steps: int | None, every: int
+) -> Path:
+    """Play one match and write its replay (``every``: state frequency, 0 = first and last only).
+
+    Without agents every player makes uniformly random legal moves, so a game can be
+    replayed here before any agent of it exists.
+    """
+    if agents is None:
+        return write_random_replay(path, game, seed, max_steps or 1000, every)
     play(
         make(game),
         [make_agent(a) for a in agents],
@@ -52,6 +65,24 @@ def write_replay(path: Path, game: str, agents: tuple[str, ...], seed: int, max_
         state_every=every,
         max_steps=max_steps,
     )
+    return path
+
+
+def write_random_replay(path: Path, game: str, seed: int, max_steps: int, every: int) -> Path:
+    """A replay of random legal moves for every player, cut off after ``max_steps``."""
+    g = make(game)
+    n = g.info.num_players
+    state = g.new_state(seed)
+    writer = ReplayWriter(path, g, seed, ["random"] * n, state_every=every)
+    writer.start(state)
+    rng = random.Random(seed)
+    while not state.is_over() and state.step_count < max_steps:
+        actions: list[Any] = [None] * n
+        for p in state.to_move():
+            actions[p] = rng.choice(list(state.legal_actions(p)))
+        writer.step(actions, state.apply(actions), state)
+    outcome = state.outcome() if state.is_over() else Outcome("UNFINISHED", tuple(0.0 for _ in range(n)))
+    writer.finish(outcome)
     return path
 
 

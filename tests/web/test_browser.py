@@ -93,6 +93,33 @@ def test_human_classic_responds_to_keys(page: Any, server: LiveServer) -> None:
     assert page.js_errors == []
 
 
+# A label each game's own drawer puts in the state panel (the generic fallback has none of them).
+SUMMARY_LABEL = {
+    "classic": "length",
+    "blind": "visited",
+    "arena": "alive",
+    "snakgame": "your score",
+    "hextris": "move score",
+}
+
+
+def test_human_hextris_keys_send_commands(page: Any, server: LiveServer) -> None:
+    page.goto(server.url + "/?game=hextris")
+    page.wait_for_selector(READY)
+    page.fill("#game-string", "hextris(problem=1,source_length=2)")
+    page.select_option("#seat-0", "human")
+    page.click("#start")
+    page.wait_for_function("document.querySelector('#board').dataset.step === '0'")
+    assert summary_value(page, "move score") == "0"
+    assert summary_value(page, "power score") == "0"
+    page.keyboard.press("x")  # south-east: canonical character "l"
+    wait_step(page, 1)
+    page.keyboard.press("z")  # south-west: "a"
+    wait_step(page, 2)
+    assert summary_value(page, "commands") == "la"
+    assert page.js_errors == []
+
+
 @pytest.mark.parametrize("game_id", sorted(REPLAY_GAMES))
 def test_replay_opens_and_steps(page: Any, server: LiveServer, game_id: str) -> None:
     page.goto(f"{server.url}/replays?path={game_id}.jsonl")
@@ -100,6 +127,7 @@ def test_replay_opens_and_steps(page: Any, server: LiveServer, game_id: str) -> 
     assert page.is_hidden("#error"), page.text_content("#error")
     assert page.get_attribute("#board", "data-game") == game_id
     assert board_step(page) == 0
+    assert summary_value(page, SUMMARY_LABEL[game_id]) not in ("None", "")
     start = canvas_image(page)
     page.keyboard.press("ArrowRight")
     assert board_step(page) == 1

@@ -30,16 +30,35 @@ class HumanPlay:
             ``"turn"``: every key press is one action and the game waits for it.
         fps: Steps per second in real-time mode (the game's own pace).
         help: One line telling the player which keys do what.
+        idle: The action (as JSON) a real-time seat plays before its first key, or
+            None to wait for that key before the game starts moving.
+        ms_per_step: Name of a config field holding the game's own milliseconds per
+            step; when present it sets the pace instead of ``fps``.
     """
 
     mode: str
     fps: float
     help: str
+    idle: JSON = None
+    ms_per_step: str | None = None
+
+    def pace(self, game: Game) -> float:
+        """Steps per second for a human game of ``game`` (its real speed where it has one)."""
+        ms = getattr(game.info.config, self.ms_per_step, None) if self.ms_per_step else None
+        if isinstance(ms, (int, float)) and ms > 0:
+            return 1000.0 / float(ms)
+        return self.fps
 
 
 HUMAN_PLAY: dict[str, HumanPlay] = {
     "classic": HumanPlay("realtime", 6.0, "Arrow keys or WASD steer; the first key starts the snake."),
-    "arena": HumanPlay("realtime", 10.0, "Arrow keys or WASD steer your snake (player 0) against the built-in bots."),
+    "arena": HumanPlay(
+        "realtime",
+        20.0,
+        "Arrow keys or WASD steer your snake (player 0) against the built-in bots, at the game's own speed.",
+        idle=5,  # straight on until the first key: the other snakes do not wait
+        ms_per_step="speed",
+    ),
     "hextris": HumanPlay(
         "turn",
         0.0,
@@ -82,6 +101,53 @@ OVERLAYS: dict[str, Callable[[Game, Sequence[str]], dict[str, JSON]]] = {"classi
 """Per game, a function giving extra drawing data for a match (game, agent names)."""
 
 
+def hextris_view(game: Game, state: dict[str, JSON]) -> dict[str, JSON]:
+    """What a hextris drawer needs beyond the state JSON.
+
+    The state JSON holds the board and the unit's placement ``(px, py, rot)``; the
+    member cells follow from the unit's shape, and the power score from the command
+    string, so both are worked out here with the game's own code.
+
+    Returns:
+        ``unit`` (member cells, empty once over), ``pivot``, ``unit_type``,
+        ``power_score``, ``phrases`` (phrase -> repetitions, only those spelled).
+    """
+    from snakelab.games.hextris.scoring import phrase_reps, power_score
+
+    s: Any = game.state_from_json(state)
+    sim = s.sim
+    commands = "".join(s.commands)
+    over = s.is_over()
+    power, _distinct = power_score(commands)
+    return {
+        "unit": [] if over else [list(c) for c in sim.cells()],
+        "pivot": None if over else [sim.pos[0], sim.pos[1]],
+        "unit_type": None if over or sim.index >= len(sim.sequence) else sim.sequence[sim.index],
+        "units_total": len(sim.sequence),
+        "power_score": power,
+        "phrases": {p: r for p, r in phrase_reps(commands).items() if r},
+    }
+
+
+VIEWS: dict[str, Callable[[Game, dict[str, JSON]], dict[str, JSON]]] = {"hextris": hextris_view}
+"""Per game, extra per-frame drawing data worked out from a state's JSON."""
+
+
+def view_for(game: Game | None, state: dict[str, JSON] | None) -> dict[str, JSON] | None:
+    """The extra drawing data of one frame, or None when the game has no view function.
+
+    A state the game cannot read gives ``{"error": message}``: the drawer then
+    shows what it can instead of the page failing.
+    """
+    fn = None if game is None else VIEWS.get(game.info.id)
+    if fn is None or game is None or state is None:
+        return None
+    try:
+        return fn(game, state)
+    except Exception as exc:  # a malformed recorded state must not hide the rest of the replay
+        return {"error": f"{type(exc).__name__}: {exc}"}
+
+
 def overlay_for(game: Game, agent_names: Sequence[str]) -> dict[str, JSON]:
     """The overlay data of a match, or ``{}`` when the game has none."""
     fn = OVERLAYS.get(game.info.id)
@@ -90,7 +156,11 @@ def overlay_for(game: Game, agent_names: Sequence[str]) -> dict[str, JSON]:
 
 def default_game_string(game_id: str) -> str:
     """A small, quick board for the live page's first view of a game."""
-    return {"classic": "classic(width=12,height=12)"}.get(game_id, game_id)
+    return {
+        "classic": "classic(width=12,height=12)",
+        "snakgame": "snakgame(type=0,rows=24,cols=32)",
+        "hextris": "hextris(problem=1)",
+    }.get(game_id, game_id)
 
 
 def catalogue() -> list[dict[str, Any]]:

@@ -25,7 +25,7 @@ from snakelab.core.errors import IllegalActionError, SnakelabError
 from snakelab.core.game import JSON, Agent, Budget, Game, State
 from snakelab.core.registry import make, make_agent
 from snakelab.core.rng import derive_seed
-from snakelab.web.games import HUMAN_PLAY, overlay_for
+from snakelab.web.games import HUMAN_PLAY, overlay_for, view_for
 
 HUMAN = "human"
 """The seat name that puts a person in a seat."""
@@ -185,14 +185,15 @@ class LiveSession:
                 play = HUMAN_PLAY.get(game.info.id)
                 if play is None:
                     raise SnakelabError(f"{game.info.id} cannot be played by a human in the browser yet")
-                humans[i] = HumanSeat(play.mode)
+                idle = None if play.idle is None else game.action_from_json(play.idle)
+                humans[i] = HumanSeat(play.mode, last_applied=idle)
                 agents.append(None)
             else:
                 agents.append(make_agent(name))
         if humans:
             play = HUMAN_PLAY[game.info.id]
             # Real-time games run at their own pace when a person plays.
-            self._fps = play.fps if play.mode == "realtime" else settings.fps
+            self._fps = clamp_fps(play.pace(game)) if play.mode == "realtime" else settings.fps
         else:
             self._fps = settings.fps
         self.settings = settings
@@ -236,7 +237,7 @@ class LiveSession:
                     "overlay": overlay_for(game, [a for a in names if a != HUMAN]),
                 }
             )
-            await self.send({"type": "frame", "step": 0, "state": state.to_json(), "events": [], "actions": []})
+            await self.send(self._frame(game, state, [], []))
             budget = Budget(time_s=DEFAULT_BUDGET_S)
             last = asyncio.get_running_loop().time()
             while True:
@@ -265,13 +266,12 @@ class LiveSession:
                     if p in self._humans:
                         self._humans[p].last_applied = actions[p]
                 await self.send(
-                    {
-                        "type": "frame",
-                        "step": state.step_count,
-                        "state": state.to_json(),
-                        "events": [e.to_json() for e in events],
-                        "actions": [None if a is None else game.action_to_json(a) for a in actions],
-                    }
+                    self._frame(
+                        game,
+                        state,
+                        [e.to_json() for e in events],
+                        [None if a is None else game.action_to_json(a) for a in actions],
+                    )
                 )
             await self.send({"type": "end", "step": state.step_count, "outcome": state.outcome().to_json()})
         except asyncio.CancelledError:
@@ -283,6 +283,21 @@ class LiveSession:
                 if agent is not None:
                     with contextlib.suppress(Exception):
                         agent.close()
+
+    @staticmethod
+    def _frame(game: Game, state: State, events: list[JSON], actions: list[JSON]) -> dict[str, JSON]:
+        data = state.to_json()
+        msg: dict[str, JSON] = {
+            "type": "frame",
+            "step": state.step_count,
+            "state": data,
+            "events": events,
+            "actions": actions,
+        }
+        view = view_for(game, data)
+        if view is not None:
+            msg["view"] = view
+        return msg
 
     async def _pace(self, last: float) -> float:
         """Wait until the step after the one taken at ``last`` is due; return its time.

@@ -9,6 +9,7 @@ as written, even for a game this build does not know.
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from datetime import UTC, datetime
@@ -19,13 +20,17 @@ from snakelab.core.errors import ReplayError, SnakelabError
 from snakelab.core.game import JSON
 from snakelab.core.registry import make, parse_spec
 from snakelab.core.replay import Replay, read_replay, states
-from snakelab.web.games import overlay_for
+from snakelab.web.games import overlay_for, view_for
 
 REPLAY_SUFFIXES = (".jsonl", ".replay", ".json")
 """File names the replay list shows (any file can still be opened by path)."""
 
 MAX_UPLOAD_BYTES = 64 * 1024 * 1024
 """Uploads larger than this are refused (a replay of a huge game can be streamed later)."""
+
+
+MAX_FRAME_BYTES = 256 * 1024 * 1024
+"""Refuse to expand replays whose frames would take more than about this much JSON."""
 
 
 class PathEscapeError(SnakelabError):
@@ -90,6 +95,12 @@ def replay_frames(replay: Replay) -> dict[str, JSON]:
     header = {k: v for k, v in replay.header.items() if k != "state"}
     frames: list[dict[str, JSON]] = [{"step": 0, "state": replay.header["state"], "events": [], "actions": []}]
     frames.extend({"step": s.t, "state": s.state, "events": s.events, "actions": s.actions} for s in replay.steps)
+    size = len(json.dumps(replay.header["state"])) * len(frames)
+    if size > MAX_FRAME_BYTES:
+        raise ReplayError(
+            f"replay too large for the viewer: {len(frames)} frames of about {size // len(frames):,} bytes each; "
+            "scrub it in the terminal with `snakelab replay show` instead"
+        )
     missing = any(f["state"] is None for f in frames)
     game_id = parse_spec(replay.game)[0]
     game = None
@@ -104,6 +115,11 @@ def replay_frames(replay: Replay) -> dict[str, JSON]:
                 frame["state"] = state.to_json()
         if any(f["state"] is None for f in frames):
             raise ReplayError("re-simulation ended before the last recorded step")
+    if game is not None:
+        for frame in frames:
+            view = view_for(game, frame["state"])
+            if view is not None:
+                frame["view"] = view
     agents = [str(a) for a in replay.header.get("agents", [])]
     return {
         "game_id": game_id,

@@ -1,7 +1,7 @@
 // Shared helpers for every page: API calls, drawer loading, panels.
 // Drawers are plain ES modules in /static/drawers/<game>.js exporting
 //   draw(canvas, state, view)   view = {overlay, showOverlay, frame}
-//   summary(state) -> [[label, value], ...]
+//   summary(state, frame) -> [[label, value, colour?], ...]   (frame.view: server-side extras)
 //   keys (optional): {KeyboardEvent.key: action JSON} for human play
 
 const drawerCache = new Map();
@@ -34,9 +34,10 @@ export function showError(message) {
 
 export function fillSummary(table, rows) {
   table.replaceChildren();
-  for (const [k, v] of rows) {
+  for (const [k, v, colour] of rows) {
     const tr = document.createElement("tr");
     const a = document.createElement("td"); a.textContent = k;
+    if (colour) { a.style.color = colour; a.style.fontWeight = "600"; }
     const b = document.createElement("td"); b.textContent = v === null || v === undefined ? "–" : String(v);
     tr.append(a, b); table.append(tr);
   }

@@ -72,7 +72,7 @@ function updatePanels() {
   if (!lastFrame) return;
   $("step-label").textContent = `step ${lastFrame.step}`;
   board.dataset.step = String(lastFrame.step);
-  if (drawer) fillSummary($("summary"), drawer.summary(lastFrame.state));
+  if (drawer) fillSummary($("summary"), drawer.summary(lastFrame.state, lastFrame));
 }
 
 function logEvents(step, events) {
@@ -159,7 +159,8 @@ async function init() {
     sel.append(opt);
   }
   const params = new URLSearchParams(location.search);
-  if (params.get("game") && games.some((g) => g.id === params.get("game"))) sel.value = params.get("game");
+  const wanted = params.get("game") || "classic";
+  if (games.some((g) => g.id === wanted)) sel.value = wanted;
   renderSeats();
   if (params.get("seed")) $("seed").value = params.get("seed");
   if (params.get("fps")) { $("fps").value = params.get("fps"); $("fps-label").textContent = params.get("fps"); }

@@ -60,7 +60,7 @@ function show(i) {
   $("scrub").value = String(index);
   $("step-label").textContent = `step ${f.step} / ${replay.frames[replay.frames.length - 1].step}`;
   board.dataset.step = String(f.step);
-  fillSummary($("summary"), drawer.summary(f.state));
+  fillSummary($("summary"), drawer.summary(f.state, f));
   const ev = $("events");
   ev.replaceChildren();
   const actions = (f.actions || []).map((a, p) => (a === null ? null : `p${p}: ${JSON.stringify(a)}`)).filter(Boolean);

@@ -1,0 +1,212 @@
+"""The viewer's HTTP and WebSocket API, without a browser (Starlette's TestClient)."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from snakelab.core.replay import read_replay
+from snakelab.web import create_app
+from snakelab.web.replays import PathEscapeError, safe_path
+
+with warnings.catch_warnings():
+    # Starlette deprecates its httpx-based client in favour of httpx2; it still works.
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+
+@pytest.fixture
+def client(replay_dir: Path, tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(replay_dir, tmp_path / "absent.sqlite")) as c:
+        yield c
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["../secret.jsonl", "sparse/../../x.jsonl", "/etc/passwd", "..", "escape-link.jsonl", "%2e%2e/x.jsonl"],
+)
+def test_paths_leaving_the_replay_folder_are_refused(client: TestClient, path: str) -> None:
+    res = client.get("/api/replay", params={"path": path})
+    if path.startswith("%"):
+        # Percent signs are literal here (the client encodes them): a plain missing file.
+        assert res.status_code == 404
+        return
+    assert res.status_code == 403
+    assert "replay folder" in res.json()["error"]
+
+
+def test_safe_path_keeps_inside_paths(replay_dir: Path) -> None:
+    inside = "sparse/classic-sparse.jsonl"
+    assert safe_path(replay_dir, inside) == (replay_dir / inside).resolve()
+    with pytest.raises(PathEscapeError):
+        safe_path(replay_dir, "sparse/../../outside.jsonl")
+
+
+def test_listing_skips_links_out_of_the_folder(client: TestClient) -> None:
+    paths = [r["path"] for r in client.get("/api/replays").json()["replays"]]
+    assert "classic.jsonl" in paths
+    assert "sparse/classic-sparse.jsonl" in paths
+    assert "escape-link.jsonl" not in paths
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("broken.jsonl", "line 1 is not valid JSON"),
+        ("not-a-replay.jsonl", "not a snakelab replay"),
+        ("truncated.jsonl", "truncated"),
+    ],
+)
+def test_malformed_replay_is_a_400_with_a_message(client: TestClient, name: str, message: str) -> None:
+    res = client.get("/api/replay", params={"path": name})
+    assert res.status_code == 400
+    error = res.json()["error"]
+    assert message in error
+    assert name in error
+    assert str(Path("/").resolve()) + "tmp" not in error  # the server's own paths stay private
+
+
+def test_missing_replay_is_a_404(client: TestClient) -> None:
+    assert client.get("/api/replay", params={"path": "nope.jsonl"}).status_code == 404
+
+
+def test_replay_frames_match_the_file(client: TestClient, replay_dir: Path) -> None:
+    data = client.get("/api/replay", params={"path": "classic.jsonl"}).json()
+    rep = read_replay(replay_dir / "classic.jsonl")
+    assert data["game_id"] == "classic"
+    assert [f["step"] for f in data["frames"]] == list(range(len(rep.steps) + 1))
+    assert data["frames"][0]["state"] == rep.header["state"]
+    assert data["frames"][-1]["state"] == rep.steps[-1].state
+    assert data["frames"][-1]["events"] == rep.steps[-1].events
+    assert data["outcome"] == rep.outcome
+    assert not data["resimulated"]
+    assert data["overlay"]["cycle"]  # the shortcut agent follows a Hamiltonian cycle
+
+
+def test_sparse_replay_is_resimulated(client: TestClient, replay_dir: Path) -> None:
+    data = client.get("/api/replay", params={"path": "sparse/classic-sparse.jsonl"}).json()
+    rep = read_replay(replay_dir / "sparse" / "classic-sparse.jsonl")
+    assert data["resimulated"]
+    assert all(f["state"] is not None for f in data["frames"])
+    assert [f["state"]["steps"] for f in data["frames"]] == list(range(len(rep.steps) + 1))
+    assert data["frames"][-1]["state"] == rep.steps[-1].state
+    assert data["overlay"] == {}  # greedy follows no cycle
+
+
+def test_upload(client: TestClient, replay_dir: Path) -> None:
+    body = (replay_dir / "classic.jsonl").read_bytes()
+    ok = client.post("/api/replay", params={"name": "mine.jsonl"}, content=body)
+    assert ok.status_code == 200
+    assert ok.json()["name"] == "mine.jsonl"
+    bad = client.post("/api/replay", params={"name": "../../bad.jsonl"}, content=b"{nope\n")
+    assert bad.status_code == 400
+    assert bad.json()["error"].startswith("bad.jsonl: line 1 is not valid JSON")
+
+
+def test_games_catalogue(client: TestClient) -> None:
+    games = {g["id"]: g for g in client.get("/api/games").json()["games"]}
+    assert games["classic"]["num_players"] == 1
+    assert "classic.champion" in games["classic"]["agents"]
+    assert games["classic"]["human"]["mode"] == "realtime"
+
+
+def test_results_without_store(client: TestClient) -> None:
+    data = client.get("/api/results").json()
+    assert data["configured"] is False
+    assert "No results store is configured" in data["message"]
+
+
+def test_pages_are_served(client: TestClient) -> None:
+    for url in ("/", "/replays", "/results", "/static/drawers/classic.js", "/static/js/common.js"):
+        assert client.get(url).status_code == 200, url
+
+
+def receive_until(ws: Any, kind: str, limit: int = 5000) -> list[dict[str, Any]]:
+    got = []
+    for _ in range(limit):
+        msg = ws.receive_json()
+        got.append(msg)
+        if msg["type"] in (kind, "error"):
+            return got
+    raise AssertionError(f"no {kind} message")
+
+
+def test_live_game_streams_frames_to_the_end(client: TestClient) -> None:
+    with client.websocket_connect("/ws/live") as ws:
+        ws.send_json(
+            {"type": "start", "game": "classic(width=4,height=4)", "agents": ["classic.hamilton"], "seed": 2, "fps": 0}
+        )
+        msgs = receive_until(ws, "end")
+    assert msgs[0]["type"] == "meta"
+    assert msgs[0]["overlay"]["cycle"]
+    frames = [m for m in msgs if m["type"] == "frame"]
+    assert [f["step"] for f in frames] == list(range(len(frames)))
+    assert msgs[-1]["type"] == "end"
+    assert msgs[-1]["outcome"]["termination"] == "WON"
+    assert frames[-1]["state"]["termination"] == "WON"
+
+
+def test_live_pause_step_restart(client: TestClient) -> None:
+    with client.websocket_connect("/ws/live") as ws:
+        start = {"type": "start", "game": "classic", "agents": ["classic.hamilton"], "seed": 1, "paused": True}
+        ws.send_json(start)
+        assert ws.receive_json()["type"] == "meta"
+        first = ws.receive_json()
+        assert first["step"] == 0
+        ws.send_json({"type": "step"})
+        assert ws.receive_json()["step"] == 1
+        ws.send_json({"type": "step"})
+        assert ws.receive_json()["step"] == 2
+        ws.send_json({"type": "restart"})
+        assert ws.receive_json()["type"] == "meta"
+        again = ws.receive_json()
+        assert again["step"] == 0
+        assert again["state"] == first["state"]
+
+
+def test_live_human_classic_waits_for_keys(client: TestClient) -> None:
+    with client.websocket_connect("/ws/live") as ws:
+        game = "classic(width=8,height=8,start_x=2,start_y=2)"
+        ws.send_json({"type": "start", "game": game, "agents": ["human"], "seed": 1})
+        meta = ws.receive_json()
+        assert meta["humans"] == {"0": {"mode": "realtime", "help": meta["humans"]["0"]["help"]}}
+        assert meta["fps"] == 6.0
+        assert ws.receive_json()["step"] == 0
+        ws.send_json({"type": "speed", "fps": 200})
+        assert ws.receive_json()["type"] == "status"
+        ws.send_json({"type": "action", "player": 0, "action": "DOWN"})
+        frame = ws.receive_json()
+        assert frame["step"] == 1
+        assert frame["actions"] == ["DOWN"]
+        assert frame["state"]["body"][0] == [2, 3]
+
+
+@pytest.mark.parametrize(
+    ("msg", "needle"),
+    [
+        ({"type": "start", "game": "nosuchgame", "agents": ["classic.random"]}, "unknown game"),
+        ({"type": "start", "game": "classic", "agents": []}, "needs 1 agent"),
+        ({"type": "start", "game": "classic", "agents": ["classic.nope"]}, "unknown agent"),
+        ({"type": "start", "game": "classic(width=1)", "agents": ["classic.random"]}, "too small"),
+        ({"type": "restart"}, "nothing to restart"),
+        ({"type": "dance"}, "unknown command"),
+        ({"type": "action", "action": "UP"}, "no game is running"),
+    ],
+)
+def test_live_errors_reach_the_page(client: TestClient, msg: dict[str, Any], needle: str) -> None:
+    with client.websocket_connect("/ws/live") as ws:
+        ws.send_json(msg)
+        reply = ws.receive_json()
+    assert reply["type"] == "error"
+    assert needle in reply["message"]
+
+
+def test_live_rejects_non_json(client: TestClient) -> None:
+    with client.websocket_connect("/ws/live") as ws:
+        ws.send_text("hello")
+        assert json.loads(ws.receive_text())["type"] == "error"
