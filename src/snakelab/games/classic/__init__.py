@@ -9,6 +9,7 @@ from snakelab.games.classic.agents import (
     SafeAgent,
     ShortcutAgent,
 )
+from snakelab.games.classic.champion import CellTreeAgent
 from snakelab.games.classic.render import to_rich
 from snakelab.games.classic.rules import Action, Config, Game, State, Termination, make_game
 
@@ -18,6 +19,7 @@ register_agent("classic", "greedy", GreedyAgent, "shortest path to the apple, el
 register_agent("classic", "safe", SafeAgent, "greedy that keeps its tail reachable")
 register_agent("classic", "hamilton", HamiltonAgent, "follow a fixed Hamiltonian cycle")
 register_agent("classic", "hamilton-shortcut", ShortcutAgent, "cycle with safe shortcuts (perturbed cycle)")
-register_agent("classic", "champion", ChampionAgent, "the strongest classic agent")
+register_agent("classic", "cell-tree", CellTreeAgent, "re-shapes a cell-tree Hamiltonian cycle around each apple")
+register_agent("classic", "champion", ChampionAgent, "the strongest classic agent (cell-tree)")
 
 __all__ = ["Action", "Config", "Game", "State", "Termination"]

@@ -14,7 +14,9 @@
 * ``hamilton-shortcut`` — the seed article's idea made safe: the perturbed-cycle
   rule. Keep the body in cycle order (tail … head along the cycle); a move may skip
   ahead along the cycle, but never past the apple. See :class:`ShortcutAgent`.
-* ``champion`` — the strongest of the above.
+* ``cell-tree`` / ``champion`` — the cell-tree snake that re-shapes its Hamiltonian
+  cycle around every apple (:mod:`snakelab.games.classic.champion`); on boards with an
+  odd side it plays ``hamilton-shortcut``.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any
 
 from snakelab.core.game import BaseAgent, Budget, GameInfo
 from snakelab.core.grid import OPPOSITE, Grid
+from snakelab.games.classic.champion import CellTreeAgent
 from snakelab.games.classic.cycles import successor_table, zigzag_cycle
 from snakelab.games.classic.rules import Config, State
 
@@ -341,5 +344,5 @@ class ShortcutAgent(HamiltonAgent):
         return best_d
 
 
-class ChampionAgent(ShortcutAgent):
-    """The strongest classic agent available (currently :class:`ShortcutAgent`)."""
+class ChampionAgent(CellTreeAgent):
+    """The strongest classic agent: :class:`~snakelab.games.classic.champion.CellTreeAgent`."""

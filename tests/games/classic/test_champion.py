@@ -1,0 +1,151 @@
+"""The classic champion (cell-tree agent): its feasibility test, its safety, its speed-up."""
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+
+from snakelab import make, make_agent
+from snakelab.games.classic.champion import CellTreeAgent, _feasible, block_tables
+from snakelab.harness import MatchSpec, match_seeds, play, run_many
+
+
+def _tree_cycles(w, h):
+    """Every spanning tree of the block grid, as the successor map of its outline."""
+    t = block_tables(w, h)
+    nb, ne = int(t["dims"][0]), int(t["dims"][1])
+    out = []
+    for edges in itertools.combinations(range(ne), nb - 1):
+        parent = list(range(nb))
+
+        def find(a, parent=parent):
+            while parent[a] != a:
+                a = parent[a]
+            return a
+
+        ok = True
+        for e in edges:
+            a, b = find(int(t["eu"][e])), find(int(t["ev"][e]))
+            if a == b:
+                ok = False
+                break
+            parent[a] = b
+        if not ok:
+            continue
+        chosen = set(edges)
+        succ = [
+            int(t["ex_to"][s]) if t["ex_edge"][s] >= 0 and int(t["ex_edge"][s]) in chosen else int(t["in_to"][s])
+            for s in range(w * h)
+        ]
+        out.append(succ)
+    return out
+
+
+def _random_body(w, h, rng):
+    """A self-avoiding walk along the allowed moves (a candidate body, tail first)."""
+    t = block_tables(w, h)
+    body = [rng.randrange(w * h)]
+    for _ in range(rng.randrange(1, w * h)):
+        s = body[-1]
+        options = [int(x) for x in (t["in_to"][s], t["ex_to"][s]) if x >= 0 and int(x) not in body]
+        if not options:
+            break
+        body.append(rng.choice(options))
+    return body
+
+
+@pytest.mark.parametrize(("w", "h"), [(4, 4), (6, 4), (4, 6), (2, 6)])
+def test_feasible__matches_brute_force_over_all_spanning_trees(w, h):
+    cycles = _tree_cycles(w, h)
+    for succ in cycles:  # every outline is a Hamiltonian cycle
+        seen, s = set(), 0
+        for _ in range(w * h):
+            seen.add(s)
+            s = succ[s]
+        assert s == 0 and len(seen) == w * h
+    t = block_tables(w, h)
+    nb, ne = int(t["dims"][0]), int(t["dims"][1])
+    mark = np.zeros(max(ne, 1), np.int8)
+    parent = np.zeros(nb, np.int64)
+    rng = random.Random(w * 100 + h)
+    verdicts = set()
+    for _ in range(300):
+        body = _random_body(w, h, rng)
+        want = any(all(succ[a] == b for a, b in itertools.pairwise(body)) for succ in cycles)
+        seq = np.array(body, np.int64)
+        got = _feasible(seq, len(body), t["in_to"], t["ex_to"], t["ex_edge"], t["eu"], t["ev"], nb, ne, mark, parent)
+        assert got == want, body
+        verdicts.add(want)
+    assert verdicts == {True, False}  # both answers were exercised
+
+
+@pytest.mark.parametrize("rule", ["lenient", "strict"])
+@pytest.mark.parametrize(("w", "h"), [(2, 2), (2, 6), (4, 4), (6, 6), (8, 6), (4, 10), (10, 10), (5, 4), (6, 7)])
+def test_champion__wins_every_game(rule, w, h):
+    specs = [
+        MatchSpec(f"classic(width={w},height={h},tail_rule={rule})", ("classic.champion",), s)
+        for s in match_seeds(7, 12)
+    ]
+    results = run_many(specs, jobs=1)
+    assert all(r.outcome.details["won"] for r in results), [r.outcome for r in results if r.outcome.winner != 0]
+
+
+@pytest.mark.parametrize("rule", ["lenient", "strict"])
+def test_champion__wins_on_larger_even_boards(rule):
+    sizes = [(12, 12), (14, 14), (16, 16), (12, 18)]
+    specs = [
+        MatchSpec(f"classic(width={w},height={h},tail_rule={rule})", ("classic.champion",), s)
+        for w, h in sizes
+        for s in match_seeds(5, 2)
+    ]
+    results = run_many(specs, jobs=1)
+    assert all(r.outcome.details["won"] for r in results), [r.outcome for r in results if r.outcome.winner != 0]
+
+
+@pytest.mark.parametrize("rule", ["lenient", "strict"])
+def test_champion__body_always_fits_a_cycle_or_a_verified_plan(rule):
+    """The safety invariant, checked move by move: without a plan the position is feasible."""
+    game = make(f"classic(width=8,height=8,tail_rule={rule})")
+    t = block_tables(8, 8)
+    nb, ne = int(t["dims"][0]), int(t["dims"][1])
+    mark, parent = np.zeros(ne, np.int8), np.zeros(nb, np.int64)
+    for seed in range(3):
+        state = game.new_state(seed)
+        agent = CellTreeAgent()
+        agent.reset(game.info, 0, seed)
+        plans_used = 0
+        while not state.is_over():
+            holds_plan = agent._ctl[1] > agent._ctl[0]
+            plans_used += holds_plan
+            body = np.array(list(state.body), np.int64)
+            fits = _feasible(
+                body, len(body), t["in_to"], t["ex_to"], t["ex_edge"], t["eu"], t["ev"], nb, ne, mark, parent
+            )
+            assert holds_plan or fits, f"seed {seed} step {state.steps}: infeasible body without a plan"
+            state.apply([agent.act(state, None)])
+        assert state.outcome().details["won"]
+        assert plans_used > 0
+
+
+def test_champion__much_faster_than_the_perturbed_cycle():
+    def steps(agent):
+        specs = [MatchSpec("classic(width=10,height=10,tail_rule=strict)", (agent,), s) for s in match_seeds(9, 6)]
+        return sum(r.steps for r in run_many(specs, jobs=1))
+
+    assert steps("classic.champion") < 0.75 * steps("classic.hamilton-shortcut")
+
+
+def test_champion__longer_start_and_odd_board_still_win():
+    for game in (
+        "classic(width=6,height=6,start_length=4)",
+        "classic(width=6,height=6,start_length=2,tail_rule=strict)",
+    ):
+        for seed in range(4):
+            res = play(make(game), [make_agent("classic.champion")], seed)
+            assert res.outcome.details["won"], (game, seed)
+
+
+def test_champion__is_registered_as_cell_tree_too():
+    a, b = make_agent("classic.champion"), make_agent("classic.cell-tree")
+    assert isinstance(a, CellTreeAgent) and isinstance(b, CellTreeAgent)
