@@ -1,0 +1,294 @@
+"""``snakelab hextris``: score solutions exactly, solve problems, show boards and replays, play."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from snakelab.cli.common import console, fail, print_json
+from snakelab.core.errors import CodecError, IllegalActionError
+from snakelab.games.hextris.codec import (
+    Problem,
+    SolutionEntry,
+    find_problems_dir,
+    format_solutions,
+    load_problem,
+    load_problem_id,
+    load_solutions,
+)
+from snakelab.games.hextris.render import board_text
+from snakelab.games.hextris.rules import IGNORED_CHARS, Sim, char_command
+from snakelab.games.hextris.scoring import PHRASES, ProblemScore, power_score, score_problem
+
+NAME = "hextris"
+app = typer.Typer(
+    help="ICFP 2015 hexagonal Tetris: score solutions, solve, show, play.",
+    no_args_is_help=True,
+)
+
+PROBLEMS_HELP = "Directory of problem_K.json files (default: ../shared/data/icfp2015/problems)."
+
+
+def _problems_dir(problems: Path | None) -> Path:
+    try:
+        return problems if problems is not None else find_problems_dir()
+    except CodecError as exc:
+        fail(str(exc))
+
+
+def _load(pid: int, problems: Path | None) -> Problem:
+    return load_problem_id(pid, _problems_dir(problems))
+
+
+def _warn(msg: str) -> None:
+    sys.stderr.write(f"error: {' '.join(msg.split())}\n")
+
+
+@app.command("score")
+def score_cmd(
+    solutions: list[Path] = typer.Argument(..., help="Solution JSON files (lists of problemId/seed/solution)."),
+    problems: Path | None = typer.Option(None, "--problems", help=PROBLEMS_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print a JSON list of per-problem objects."),
+) -> None:
+    """Score solutions exactly as the official scorer: per seed and per problem.
+
+    A malformed file, an unknown problem or a bad problem file gives a one-line message
+    on standard error (exit code 1) and everything else is still scored.
+    """
+    entries: list[SolutionEntry] = []
+    problems_failed = False
+    for path in solutions:
+        try:
+            entries.extend(load_solutions(path))
+        except CodecError as exc:
+            _warn(str(exc))
+            problems_failed = True
+    by_problem: dict[int, list[SolutionEntry]] = defaultdict(list)
+    for e in entries:
+        by_problem[e.problem_id].append(e)
+    results: list[ProblemScore] = []
+    for pid in sorted(by_problem):
+        try:
+            prob = _load(pid, problems)
+        except CodecError as exc:
+            _warn(f"problem {pid} not scored ({len(by_problem[pid])} solutions): {exc}")
+            problems_failed = True
+            continue
+        results.append(score_problem(prob, by_problem[pid]))
+    if as_json:
+        print_json([r.to_json() for r in results])
+    else:
+        for r in results:
+            table = Table(title=f"problem {r.problem_id}: score {r.score}, {r.phrases} distinct phrases")
+            for col in ("seed", "move", "power", "total", "phrases", "error"):
+                table.add_column(col, justify="right" if col != "error" else "left")
+            for s in r.seeds:
+                table.add_row(
+                    str(s.seed), str(s.move_score), str(s.power_score), str(s.score), str(s.phrases), s.error or ""
+                )
+            console.print(table)
+        if results:
+            console.print(f"total over {len(results)} problems: {sum(r.score for r in results)}")
+    if problems_failed:
+        raise typer.Exit(1)
+
+
+@app.command("solve")
+def solve_cmd(
+    problem: list[int] = typer.Argument(..., help="Problem ids."),
+    agent: str = typer.Option("champion", "--agent", "-a", help="seed or champion."),
+    seconds: float = typer.Option(5.0, "--seconds", "-t", help="Seconds per seed (champion)."),
+    problems: Path | None = typer.Option(None, "--problems", help=PROBLEMS_HELP),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Write the solution JSON here."),
+) -> None:
+    """Solve problems with a solver of the ladder and print the per-problem scores."""
+    from snakelab.games.hextris.solver import SEED_PHRASES, solve_champion, solve_seed_method
+
+    if agent not in ("seed", "champion"):
+        fail(f"unknown hextris solver {agent!r}: use seed or champion")
+    all_entries: list[SolutionEntry] = []
+    for pid in problem:
+        try:
+            prob = _load(pid, problems)
+        except CodecError as exc:
+            fail(str(exc))
+        ents = []
+        for seed in dict.fromkeys(prob.source_seeds):
+            if agent == "seed":
+                sol = solve_seed_method(prob, seed, SEED_PHRASES)
+            else:
+                sol = solve_champion(prob, seed, seconds, PHRASES)
+            ents.append(SolutionEntry(pid, seed, sol.solution, f"snakelab-{agent}"))
+        res = score_problem(prob, ents)
+        console.print(f"problem {pid}: {res.score} ({res.phrases} phrases)")
+        all_entries.extend(ents)
+    if out is not None:
+        out.write_text(format_solutions(all_entries))
+        console.print(f"solutions written to {out}")
+
+
+def _replay_frames(prob: Problem, seed: int, solution: str) -> tuple[list[tuple[Sim, str]], str | None]:
+    """Snapshots after every lock (and the final one), plus the error that stopped play, if any."""
+    sim = Sim(prob, seed)
+    frames: list[tuple[Sim, str]] = [(sim.clone(), "")]
+    err = None
+    for i, ch in enumerate(solution):
+        cmd = char_command(ch)
+        if cmd == -1:
+            continue
+        if cmd < 0:
+            err = f"unknown character {ch!r} at position {i}"
+            break
+        try:
+            res = sim.command(cmd)
+        except IllegalActionError as exc:
+            err = f"{exc} at position {i}"
+            break
+        if res is not None:
+            frames.append((sim.clone(), solution[: i + 1]))
+    if not frames or frames[-1][1] != solution:
+        frames.append((sim.clone(), solution))
+    return frames, err
+
+
+def _frame_text(prob: Problem, seed: int, sim: Sim, prefix: str) -> Text:
+    power, _ = power_score(prefix)
+    head = (
+        f"problem {prob.id} seed {seed}  units locked {sim.index}/{len(sim.sequence)}  "
+        f"move {sim.move_score}  power {power}  commands {len(prefix)}"
+    )
+    if sim.termination is None:
+        body = board_text(sim.board.rows, sim.cells(), (sim.pos[0], sim.pos[1]))
+    else:
+        head += f"  [{sim.termination.value}]"
+        body = board_text(sim.board.rows)
+    return Text(head + "\n" + body)
+
+
+@app.command("show")
+def show_cmd(
+    problem: str = typer.Argument(..., help="Problem id, or a problem JSON file."),
+    solution: Path | None = typer.Option(None, "--solution", "-s", help="Replay this solution file."),
+    seed: int | None = typer.Option(None, "--seed", help="Seed to replay (default: the first in the file)."),
+    speed: float = typer.Option(0.0, "--speed", help="Locks per second for a live replay; 0 shows only the end."),
+    problems: Path | None = typer.Option(None, "--problems", help=PROBLEMS_HELP),
+) -> None:
+    """Draw a problem's board as a hex layout, or replay a solution on it."""
+    try:
+        prob = load_problem(problem) if not problem.isdigit() else _load(int(problem), problems)
+    except CodecError as exc:
+        fail(str(exc))
+    if solution is None:
+        sd = prob.source_seeds[0]
+        sim = Sim(prob, sd)
+        console.print(
+            Text(
+                f"problem {prob.id}: {prob.width}×{prob.height}, {len(prob.units)} unit types, "
+                f"{prob.source_length} units per game, seeds {list(prob.source_seeds)}"
+            )
+        )
+        console.print(_frame_text(prob, sd, sim, ""))
+        return
+    try:
+        entries = [e for e in load_solutions(solution) if e.problem_id == prob.id]
+    except CodecError as exc:
+        fail(str(exc))
+    if seed is not None:
+        entries = [e for e in entries if e.seed == seed]
+    if not entries:
+        fail(f"{solution} holds no solution for problem {prob.id}" + (f" seed {seed}" if seed is not None else ""))
+    entry = entries[-1]
+    if entry.seed not in prob.source_seeds:
+        fail(f"seed {entry.seed} is not one of problem {prob.id}'s seeds")
+    frames, err = _replay_frames(prob, entry.seed, entry.solution)
+    if speed > 0 and console.is_terminal:
+        from rich.live import Live
+
+        with Live(console=console, auto_refresh=False) as live:
+            for sim, prefix in frames:
+                live.update(_frame_text(prob, entry.seed, sim, prefix), refresh=True)
+                time.sleep(1.0 / speed)
+    else:
+        sim, prefix = frames[-1]
+        console.print(_frame_text(prob, entry.seed, sim, prefix))
+    if err:
+        fail(f"the solution stops with an error (it scores 0): {err}", code=1)
+
+
+KEYS_HELP = (
+    "keys: p W · b E · a SW · l SE · d turn clockwise · k turn counter-clockwise "
+    "(any contest character works; phrases count); q or Esc quits"
+)
+
+
+def _read_key() -> str:
+    import termios
+    import tty
+
+    fd = sys.stdin.fileno()
+    old = termios.tcgetattr(fd)
+    try:
+        tty.setraw(fd)
+        return sys.stdin.read(1)
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, old)
+
+
+@app.command("play")
+def play_cmd(
+    problem: int = typer.Argument(..., help="Problem id."),
+    seed_index: int = typer.Option(0, "--seed-index", help="Which of the problem's seeds."),
+    problems: Path | None = typer.Option(None, "--problems", help=PROBLEMS_HELP),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Write your solution JSON here at the end."),
+) -> None:
+    """Play a problem yourself with the keys (or characters piped on standard input)."""
+    try:
+        prob = _load(problem, problems)
+    except CodecError as exc:
+        fail(str(exc))
+    if not 0 <= seed_index < len(prob.source_seeds):
+        fail(f"seed index {seed_index} out of range: problem {problem} has {len(prob.source_seeds)} seeds")
+    seed = prob.source_seeds[seed_index]
+    sim = Sim(prob, seed)
+    typed: list[str] = []
+    interactive = sys.stdin.isatty()
+    console.print(KEYS_HELP)
+    console.print(_frame_text(prob, seed, sim, ""))
+    stream = iter(sys.stdin.read()) if not interactive else None
+    while sim.termination is None:
+        if stream is not None:
+            ch = next(stream, "")
+            if ch == "":
+                break
+        else:
+            ch = _read_key()
+        if ch in ("\x1b", "\x03") or (interactive and ch == "q"):
+            break
+        if ch in IGNORED_CHARS:
+            continue
+        cmd = char_command(ch)
+        if cmd < 0:
+            console.print(Text(f"{ch!r} is not a command; {KEYS_HELP}"))
+            continue
+        if sim.outcome_of(cmd) == "repeat":
+            console.print(Text(f"{ch!r} would move the unit back where it was (an error that scores 0); skipped"))
+            continue
+        sim.command(cmd)
+        typed.append(ch)
+        if interactive:
+            console.clear()
+        console.print(_frame_text(prob, seed, sim, "".join(typed)))
+    sol = "".join(typed)
+    power, phrases = power_score(sol)
+    console.print(
+        f"score {sim.move_score + power} (move {sim.move_score}, power {power}, {phrases} phrases); {len(sol)} commands"
+    )
+    if out is not None:
+        out.write_text(format_solutions([SolutionEntry(problem, seed, sol, "snakelab-play")]))
+        console.print(f"solution written to {out}")

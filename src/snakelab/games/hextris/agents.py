@@ -1,0 +1,89 @@
+"""hextris agents: each plans a whole command string for the game, then plays it out.
+
+The harness asks for one command character per step; a planning agent solves the game at
+its first decision (the unit sequence is known from the seed) and replays the string.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from snakelab.core.errors import IllegalActionError
+from snakelab.core.game import BaseAgent, Budget, GameInfo
+from snakelab.games.hextris.rules import State
+from snakelab.games.hextris.scoring import PHRASES
+from snakelab.games.hextris.solver import SEED_PHRASES, solve_champion, solve_seed_method
+
+
+class RandomAgent(BaseAgent):
+    """A uniformly random legal command character (a baseline for tests)."""
+
+    def __init__(self) -> None:
+        self._rng = random.Random(0)
+
+    def reset(self, info: GameInfo, player: int, seed: int) -> None:
+        """Seed the generator."""
+        super().reset(info, player, seed)
+        self._rng = random.Random(seed)
+
+    def act(self, observation: Any, budget: Budget | None) -> Any:
+        """A random legal character."""
+        legal = observation.legal_actions(0)
+        return legal[self._rng.randrange(len(legal))]
+
+
+class _PlanningAgent(BaseAgent):
+    """Plans the whole game at the first decision, then returns one character per step."""
+
+    def __init__(self) -> None:
+        self._plan = ""
+        self._key: tuple[int, int] | None = None
+
+    def reset(self, info: GameInfo, player: int, seed: int) -> None:
+        """Forget any previous plan."""
+        super().reset(info, player, seed)
+        self._plan = ""
+        self._key = None
+
+    def _solve(self, state: State, budget: Budget | None) -> str:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def act(self, observation: Any, budget: Budget | None) -> Any:
+        """The next character of the plan (planned on the first call of a game)."""
+        state: State = observation
+        key = (state.problem.id, state.seed)
+        if self._key != key:
+            if state.step_count != 0:
+                raise IllegalActionError("hextris planning agents must start at the beginning of a game")
+            self._plan = self._solve(state, budget)
+            self._key = key
+        i = state.step_count
+        if i < len(self._plan):
+            return self._plan[i]
+        # The plan ran out before the end (never expected): lock the unit at once.
+        legal = state.legal_actions(0)
+        return legal[0]
+
+
+class SeedAgent(_PlanningAgent):
+    """The seed team's approach: greedy lock search by features, phrase-first paths (5 phrases)."""
+
+    def _solve(self, state: State, budget: Budget | None) -> str:
+        return solve_seed_method(state.problem, state.seed, SEED_PHRASES).solution
+
+
+class ChampionAgent(_PlanningAgent):
+    """Anytime beam search over placements with phrase embedding (all 18 phrases).
+
+    Args:
+        time_limit: Seconds to plan a game when the budget gives no time.
+    """
+
+    def __init__(self, time_limit: float = 5.0) -> None:
+        super().__init__()
+        self.time_limit = time_limit
+
+    def _solve(self, state: State, budget: Budget | None) -> str:
+        t = budget.time_s if budget is not None and budget.time_s is not None else self.time_limit
+        return solve_champion(state.problem, state.seed, t, PHRASES).solution
