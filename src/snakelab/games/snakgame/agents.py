@@ -169,7 +169,7 @@ class EditorialAgent(BaseAgent):
         for k in (0, 1):
             self._owner[self._paths[k][self._ptr[k] : self._end[k]]] = 1 - k
         for lst in (self._paths, self._ptr, self._end, self._dirty, self._last):
-            lst.reverse()  # type: ignore[attr-defined]
+            lst.reverse()
 
     def _remaining(self, k: int) -> int:
         return self._end[k] - self._ptr[k]
@@ -217,9 +217,9 @@ class EditorialAgent(BaseAgent):
                 rem = self._remaining(k)
                 if (k == 1 and s.head == s.tail) or (rem == 0 and s.steps - self._last[k] < 1):
                     continue
-                if rem == 0 or (self._dirty[k] and rem < self.short and s.steps - self._last[k] >= self._cool):
-                    if s.empty_neighbours(ends[k]):
-                        self._recompute(s, k, ends)
+                due = rem == 0 or (self._dirty[k] and rem < self.short and s.steps - self._last[k] >= self._cool)
+                if due and s.empty_neighbours(ends[k]):
+                    self._recompute(s, k, ends)
             for _ in range(2):
                 k = 0 if self._remaining(0) >= self._remaining(1) else 1
                 if self._remaining(k) == 0:
@@ -261,8 +261,6 @@ class EditorialAgent(BaseAgent):
         self._set_path(1, best[:mid][::-1].copy())
         self._last = [s.steps, s.steps]
         return _new(s, int(best[mid]))
-
-
 
 
 class ChampionAgent(BaseAgent):
@@ -330,7 +328,7 @@ class ChampionAgent(BaseAgent):
             # The head falls (down first), the tail rises (up first); each sweeps along its row.
             down = m if k == 0 else -m
             hd = self._hdir[k]
-            r, c = divmod(e, m)
+            c = e % m
             cands: list[int] = []
             prefs: list[int] = []
             for t, pref in ((e + down, 3), (e + hd, 2), (e - hd, 1), (e - down, 0)):

@@ -300,8 +300,7 @@ def region_worth(
             if tot >= cap:
                 return cap
             if not is_open:
-                if tot > best:
-                    best = tot
+                best = max(best, tot)
             else:
                 pending = True
         if not pending or not grew:

@@ -88,8 +88,9 @@ def snake_score(length: int) -> int:
 
 
 class Move(NamedTuple):
-    """One move in protocol form, 1-based: ``NEW x y``, ``MOVE fx fy tx ty``, ``EXIT`` or
-    Chef's ``FREEZE t`` (``x`` holds t).
+    """One move in protocol form, 1-based.
+
+    ``NEW x y``, ``MOVE fx fy tx ty``, ``EXIT`` or Chef's ``FREEZE t`` (``x`` holds t).
 
     Attributes:
         kind: ``"NEW"``, ``"MOVE"``, ``"EXIT"`` or ``"FREEZE"``.
@@ -473,7 +474,10 @@ class State:
             if f not in (self.head, self.tail):
                 hx, hy = self.xy(self.head)
                 tx, ty = self.xy(self.tail)
-                return f"{move}: ({move.x}, {move.y}) is not an end of your snake (its ends are ({hx}, {hy}) and ({tx}, {ty}))"
+                return (
+                    f"{move}: ({move.x}, {move.y}) is not an end of your snake "
+                    f"(its ends are ({hx}, {hy}) and ({tx}, {ty}))"
+                )
             if not (1 <= move.tx <= n and 1 <= move.ty <= m):
                 return f"{move}: ({move.tx}, {move.ty}) is off the {n}×{m} grid"
             if abs(move.tx - move.x) + abs(move.ty - move.y) != 1:
@@ -540,11 +544,24 @@ class State:
         """Your move ``actions[0]``, then Chef's reply unless the game ended."""
         events = self.play_mine(actions[0])
         if self.termination is None:
-            reply = self.chef_turn()
-            events.append(Event("chef", None, {"move": format_move(reply)}))
-            if self.termination is not None:
-                events.append(Event("full"))
+            events += self.chef_reply()[1]
         return events
+
+    def chef_reply(self, move: Move | None = None) -> tuple[Move, list[Event]]:
+        """Chef's turn after yours, with its events (``chef``, then ``full`` if the grid filled).
+
+        Args:
+            move: A scripted Chef move to apply instead of Chef's own choice (checked
+                with :meth:`play_chef`); None lets Chef choose.
+        """
+        if move is None:
+            move = self.chef_turn()
+        else:
+            self.play_chef(move)
+        events = [Event("chef", None, {"move": format_move(move)})]
+        if self.termination is not None:
+            events.append(Event("full"))
+        return move, events
 
     # -- Chef ------------------------------------------------------------------
     def _draw(self, j: int, bound: int) -> int:
@@ -682,8 +699,11 @@ class State:
         return s
 
     def to_json(self) -> dict[str, JSON]:
-        """Complete JSON form: the grid as row strings (``.`` empty, ``#`` blocked,
-        ``o`` yours, ``x`` Chef's), ends 1-based ``[x, y]`` or null."""
+        """Complete JSON form.
+
+        The grid is a list of row strings (``.`` empty, ``#`` blocked, ``o`` yours,
+        ``x`` Chef's); cells are 1-based ``[x, y]`` or null.
+        """
         m = self.m
         occ = self.occ
         table = bytes.maketrans(b"\x00\x01\x02\x03", _CHAR.encode())
@@ -818,7 +838,7 @@ class Game:
                 out.append(Move("MOVE", hx, hy, hx + dx, hy + dy))
                 out.append(Move("MOVE", tx, ty, tx + dx, ty + dy))
             # From a cell that is not an end.
-            out.append(Move("MOVE", 1, 1, 1, 2) if (hx, hy) != (1, 1) and (tx, ty) != (1, 1) else Move("MOVE", 9, 9, 9, 9))
+            out.append(Move("MOVE", 1, 1, 1, 2))
         else:
             out.append(Move("MOVE", 1, 1, 1, 2))
         return out
