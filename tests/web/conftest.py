@@ -22,7 +22,8 @@ import pytest
 from snakelab.core.game import Outcome
 from snakelab.core.registry import make, make_agent
 from snakelab.core.replay import ReplayWriter
-from snakelab.harness.match import play
+from snakelab.harness.match import MatchSpec, play, run_match
+from snakelab.harness.store import open_store
 from snakelab.web import create_app
 
 CHROMIUM = "/usr/bin/chromium"
@@ -42,6 +43,7 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 REPLAY_GAMES: dict[str, tuple[str, tuple[str, ...] | None, int | None]] = {
     "classic": ("classic(width=6,height=6)", ("classic.hamilton-shortcut",), None),
     "snakgame": ("snakgame(type=0,rows=10,cols=14)", ("snakgame.champion",), None),
+    "arena": ("arena(game_width=16,game_height=16,duration=3)", ("arena.greedy",) * 4, None),
     "hextris": ("hextris(problem=1,source_length=3)", None, 300),
 }
 
@@ -134,10 +136,24 @@ class LiveServer:
 
 
 @pytest.fixture(scope="session")
-def server(replay_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """The viewer on 127.0.0.1:<free port>, serving ``replay_dir``, with no results store."""
-    no_store = tmp_path_factory.mktemp("store") / "absent.sqlite"
-    with LiveServer(create_app(replay_dir, no_store)) as srv:
+def results_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A results store holding one small run: classic.hamilton and classic.random on 4×4."""
+    path = tmp_path_factory.mktemp("store") / "results.sqlite"
+    specs = [
+        MatchSpec("classic(width=4,height=4)", (agent,), seed, index=i)
+        for i, (agent, seed) in enumerate([("classic.hamilton", 1), ("classic.hamilton", 2), ("classic.random", 3)])
+    ]
+    with open_store(path) as store:
+        run_id = store.create_run(specs, "web test run", command="pytest")
+        for i, spec in enumerate(specs):
+            store.add_match(run_id, i, spec, run_match(spec))
+    return path
+
+
+@pytest.fixture(scope="session")
+def server(replay_dir: Path, results_store: Path) -> Iterator[LiveServer]:
+    """The viewer on 127.0.0.1:<free port>, serving ``replay_dir`` and ``results_store``."""
+    with LiveServer(create_app(replay_dir, results_store)) as srv:
         yield srv
 
 

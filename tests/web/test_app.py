@@ -121,6 +121,19 @@ def test_results_without_store(client: TestClient) -> None:
     assert "No results store is configured" in data["message"]
 
 
+def test_results_from_a_store(replay_dir: Path, results_store: Path) -> None:
+    with TestClient(create_app(replay_dir, results_store)) as c:
+        data = c.get("/api/results").json()
+    assert data["configured"] is True
+    (run,) = data["runs"]
+    assert (run["label"], run["done"], run["planned"]) == ("web test run", 3, 3)
+    rows = {r["agent"]: r for r in run["ratings"]}
+    assert (rows["classic.hamilton"]["games"], rows["classic.hamilton"]["wins"]) == (2, 2)
+    assert rows["classic.random"]["wins"] == 0
+    assert 0 < rows["classic.hamilton"]["ci_low"] < 1
+    assert len(data["ratings"]) == 2
+
+
 def test_pages_are_served(client: TestClient) -> None:
     for url in ("/", "/replays", "/results", "/static/drawers/classic.js", "/static/js/common.js"):
         assert client.get(url).status_code == 200, url

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from snakelab.web import create_app
 from tests.web.conftest import REPLAY_GAMES, LiveServer
 
 pytestmark = [pytest.mark.browser]
@@ -103,6 +105,26 @@ SUMMARY_LABEL = {
 }
 
 
+def test_human_arena_plays_at_real_speed_with_keys(page: Any, server: LiveServer) -> None:
+    page.goto(server.url + "/?game=arena")
+    page.wait_for_selector(READY)
+    page.fill("#game-string", "arena(game_width=24,game_height=24,speed=100)")
+    page.select_option("#seat-0", "human")
+    page.click("#start")
+    wait_step(page, 2)
+    assert page.eval_on_selector("#board", "c => JSON.parse(c.dataset.actions)[0]") == 5  # straight until a key
+    t0, s0 = time.monotonic(), board_step(page)
+    page.keyboard.press("a")
+    page.wait_for_function("JSON.parse(document.querySelector('#board').dataset.actions)[0] === 2")
+    page.keyboard.press("ArrowUp")
+    page.wait_for_function("JSON.parse(document.querySelector('#board').dataset.actions)[0] === 0")
+    wait_step(page, s0 + 8)
+    rate = (board_step(page) - s0) / (time.monotonic() - t0)
+    assert 4 < rate < 16, f"{rate:.1f} steps/s; the game's own speed is 10"
+    assert summary_value(page, "alive").endswith("/ 4")
+    assert page.js_errors == []
+
+
 def test_human_hextris_keys_send_commands(page: Any, server: LiveServer) -> None:
     page.goto(server.url + "/?game=hextris")
     page.wait_for_selector(READY)
@@ -143,6 +165,13 @@ def test_replay_opens_and_steps(page: Any, server: LiveServer, game_id: str) -> 
     assert board_step(page) == 1
     assert page.locator("#events li").count() >= 1
     assert page.locator("#timeline li").count() >= 1
+    if game_id == "classic":
+        # The shortcut agent's Hamiltonian cycle is drawn under the snake, and can be hidden.
+        with_cycle = canvas_image(page)
+        page.uncheck("#show-overlay")
+        assert canvas_image(page) != with_cycle
+    else:
+        assert page.is_hidden("#show-overlay")
     assert page.js_errors == []
 
 
@@ -189,7 +218,20 @@ def test_uploaded_replay_opens(page: Any, server: LiveServer, replay_dir: Any) -
     assert board_step(page) == 1
 
 
-def test_results_page_without_store(page: Any, server: LiveServer) -> None:
+def test_results_page_lists_runs_and_ratings(page: Any, server: LiveServer) -> None:
     page.goto(f"{server.url}/results")
     page.wait_for_selector(READY)
-    assert "No results store is configured" in page.text_content("#no-store")
+    assert "run #1 · web test run · 3/3 matches" in page.text_content("h3.run")
+    rows = page.eval_on_selector_all(
+        "table.ratings:last-of-type tr", "rs => rs.map(r => [...r.cells].map(c => c.textContent))"
+    )
+    by_agent = {r[1]: r for r in rows[1:]}
+    assert by_agent["classic.hamilton"][2:5] == ["2", "2", "100.0 %"]
+    assert by_agent["classic.random"][3] == "0"
+
+
+def test_results_page_without_store(page: Any, replay_dir: Path, tmp_path: Path) -> None:
+    with LiveServer(create_app(replay_dir, tmp_path / "absent.sqlite")) as other:
+        page.goto(f"{other.url}/results")
+        page.wait_for_selector(READY)
+        assert "No results store is configured" in page.text_content("#no-store")

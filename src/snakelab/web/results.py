@@ -1,66 +1,28 @@
-"""The results page's data: stored runs with per-agent win rates and intervals.
+"""The results page's data: stored runs, win rates with intervals, OpenSkill ratings.
 
-The results store (:mod:`snakelab.harness.store`) is optional at this layer: it is
-imported by name, and when it is missing, disabled or has no file yet the page gets
-``{"configured": false, "message": ...}`` and says so instead of failing.
+The store (:mod:`snakelab.harness.store`) may be absent, turned off or not written
+yet; the page then gets ``{"configured": false, "message": ...}`` and says so
+instead of failing. Ratings come from :func:`snakelab.harness.ratings.rate`, the
+same figures ``snakelab results ratings`` prints.
 """
 
 from __future__ import annotations
 
-import importlib
+from collections import defaultdict
 from pathlib import Path
-from typing import Any
 
 from snakelab.core.errors import SnakelabError
 from snakelab.core.game import JSON
-from snakelab.harness.ratings import wilson_interval
+from snakelab.harness.match import MatchResult
+from snakelab.harness.ratings import rate
+from snakelab.harness.store import default_store_path, open_store
 
 MAX_RUNS = 50
-"""Newest runs shown on the page; older ones stay in the store."""
-
-
-def _store_module() -> Any:
-    try:
-        return importlib.import_module("snakelab.harness.store")
-    except ImportError:
-        return None
+"""Newest runs shown on the page; older ones stay in the store (their results still count in the ratings)."""
 
 
 def _not_configured(message: str) -> dict[str, JSON]:
-    return {"configured": False, "message": message, "runs": []}
-
-
-def agent_table(results: Any) -> list[dict[str, JSON]]:
-    """Per agent name (per seat name), games, wins, win rate with a 95 % Wilson interval, mean score.
-
-    Args:
-        results: Stored :class:`~snakelab.harness.match.MatchResult` objects.
-    """
-    rows: dict[str, dict[str, float]] = {}
-    for res in results:
-        winner = res.outcome.winner
-        for seat, name in enumerate(res.agents):
-            row = rows.setdefault(name, {"games": 0.0, "wins": 0.0, "score": 0.0})
-            row["games"] += 1
-            row["wins"] += 1.0 if winner == seat else 0.0
-            scores = res.outcome.scores
-            row["score"] += float(scores[seat]) if seat < len(scores) else 0.0
-    out: list[dict[str, JSON]] = []
-    for name, row in rows.items():
-        n = int(row["games"])
-        low, high = wilson_interval(row["wins"], n)
-        out.append(
-            {
-                "agent": name,
-                "games": n,
-                "wins": int(row["wins"]),
-                "win_rate": row["wins"] / n if n else 0.0,
-                "ci95": [low, high],
-                "mean_score": row["score"] / n if n else 0.0,
-            }
-        )
-    out.sort(key=lambda r: (-float(r["win_rate"]), str(r["agent"])))
-    return out
+    return {"configured": False, "message": message, "runs": [], "ratings": []}
 
 
 def results_summary(path: Path | None) -> dict[str, JSON]:
@@ -70,28 +32,35 @@ def results_summary(path: Path | None) -> dict[str, JSON]:
         path: The store file, or None for the store's default location.
 
     Returns:
-        ``{"configured": true, "store": path, "runs": [...]}`` where each run has its
-        stored facts and an agent table, or ``{"configured": false, "message"}``.
+        ``{"configured": true, "store", "runs": [...], "ratings": [...]}`` where each
+        run carries its stored facts and its own ratings rows, and ``ratings`` covers
+        every stored match; or ``{"configured": false, "message"}``.
     """
-    store_mod = _store_module()
-    if store_mod is None:
-        return _not_configured("No results store is configured: this build has no snakelab.harness.store.")
     if path is None:
-        path = store_mod.default_store_path()
+        path = default_store_path()
         if path is None:
             return _not_configured("No results store is configured: storing is turned off ($SNAKELAB_STORE=off).")
     if not Path(path).is_file():
         return _not_configured(
             f"No results store is configured: {path} does not exist yet. "
-            "Run a bench or tournament (or start the server with --results FILE)."
+            "Run a bench or tournament to fill it, or start the server with --results FILE."
         )
     try:
-        with store_mod.open_store(path) as store:
-            runs = list(store.runs())[-MAX_RUNS:]
-            shown: list[dict[str, JSON]] = []
-            for info in reversed(runs):
-                results = store.results(info.id)
-                shown.append({**info.to_json(), "agents_table": agent_table(results.values())})
-    except SnakelabError as exc:
+        with open_store(path) as store:
+            runs = list(store.runs())
+            by_run: dict[int, list[MatchResult]] = defaultdict(list)
+            for run_id, _idx, result in store.iter_results():
+                by_run[run_id].append(result)
+    except (SnakelabError, OSError) as exc:
         return _not_configured(f"The results store {path} cannot be read: {exc}")
-    return {"configured": True, "store": str(path), "runs": shown}
+    shown = [
+        {**info.to_json(), "ratings": [r.to_json() for r in rate(by_run.get(info.id, []))]}
+        for info in reversed(runs[-MAX_RUNS:])
+    ]
+    everything = [r for results in by_run.values() for r in results]
+    return {
+        "configured": True,
+        "store": str(path),
+        "runs": shown,
+        "ratings": [r.to_json() for r in rate(everything)],
+    }

@@ -72,6 +72,7 @@ function updatePanels() {
   if (!lastFrame) return;
   $("step-label").textContent = `step ${lastFrame.step}`;
   board.dataset.step = String(lastFrame.step);
+  board.dataset.actions = JSON.stringify(lastFrame.actions || []);
   if (drawer) fillSummary($("summary"), drawer.summary(lastFrame.state, lastFrame));
 }
 
@@ -97,6 +98,7 @@ async function onMessage(msg) {
     board.dataset.human = humans.length ? humans.join(",") : "";
     if (humans.length) { board.focus(); $("human-help").textContent = `You are player ${humans.join(", ")}: ${msg.humans[humans[0]].help}`; }
     board.dataset.game = msg.game;
+    $("show-overlay").closest(".row").classList.toggle("hidden", !(msg.overlay && msg.overlay.cycle));
     board.dataset.ended = "";
   } else if (msg.type === "frame") {
     // Frames carry their step number: drop duplicates and stale ones.

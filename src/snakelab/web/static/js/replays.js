@@ -30,6 +30,7 @@ async function open(data) {
   $("scrub").max = String(data.frames.length - 1); $("scrub").disabled = false;
   $("outcome").textContent = outcomeText(data.outcome);
   board.dataset.game = data.game_id;
+  $("show-overlay").closest(".row").classList.toggle("hidden", !(data.overlay && data.overlay.cycle));
   board.dataset.frames = String(data.frames.length);
   buildTimeline();
   show(0);
