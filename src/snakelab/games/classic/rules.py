@@ -23,7 +23,8 @@ Events: ``apple`` (``cell`` eaten, ``next`` apple cell or null), ``death``
 (``cause``: wall, body, tail), ``won``, ``stalled``, ``max_steps``.
 
 Outcome: ``scores = (final length,)``, ``winner = 0`` on a win, and details
-``won, length, steps, apples, steps_per_apple``.
+``won, length, steps, apples, steps_per_apple, eat_steps`` (the step at which each
+apple was eaten, in order; for a state restored from JSON only those eaten since).
 
 Randomness: the start from ``(seed, "start")``, the k-th apple from ``(seed, "apple", k)``,
 so the state's JSON (seed and counters) restores it exactly.
@@ -143,6 +144,7 @@ class State:
         "apple",
         "apples",
         "body",
+        "eat_steps",
         "config",
         "grid",
         "head",
@@ -167,6 +169,7 @@ class State:
         self.apple = -1
         self.steps = 0
         self.apples = 0
+        self.eat_steps: list[int] = []
         self.since_apple = 0
         self.termination: Termination | None = None
 
@@ -294,6 +297,7 @@ class State:
             body.append(nh)
             self.head = nh
             self.apples += 1
+            self.eat_steps.append(self.steps)
             self.since_apple = 0
             eaten = nh
             if len(body) == self.grid.size:
@@ -342,6 +346,7 @@ class State:
                 "steps": self.steps,
                 "apples": self.apples,
                 "steps_per_apple": self.steps / self.apples if self.apples else None,
+                "eat_steps": list(self.eat_steps),
             },
         )
 
@@ -352,6 +357,7 @@ class State:
             setattr(s, name, getattr(self, name))
         s.body = deque(self.body)
         s.occ = bytearray(self.occ)
+        s.eat_steps = list(self.eat_steps)
         return s
 
     def to_json(self) -> dict[str, JSON]:
