@@ -1,5 +1,8 @@
 """arena — snAIke: multiplayer snake with zombies (see :mod:`.rules`)."""
 
+from typing import Any
+
+from snakelab.core.game import Agent
 from snakelab.core.registry import register_agent, register_game
 from snakelab.games.arena.agents import GreedyAgent, RandomAgent
 from snakelab.games.arena.render import to_rich
@@ -8,5 +11,16 @@ from snakelab.games.arena.rules import Action, Config, Game, State, Termination,
 register_game("arena", make_game, "snAIke: 4 snakes, 2 apples, 3 zombies, simultaneous moves", render=to_rich)
 register_agent("arena", "random", RandomAgent, "a uniformly random move that does not reverse")
 register_agent("arena", "greedy", GreedyAgent, "the original engine's filler: nearest apple, avoid occupied cells")
+
+
+def _bot(**kwargs: Any) -> Agent:
+    """An external program over the snAIke protocol: ``arena.bot(path=my_bot.py,lockstep=true)``."""
+    # Imported here: the harness depends on the games, not the other way round.
+    from snakelab.harness.bots import BotAgent
+
+    return BotAgent(**kwargs)
+
+
+register_agent("arena", "bot", _bot, "an external program (python, java or any executable) over stdin/stdout")
 
 __all__ = ["Action", "Config", "Game", "State", "Termination"]

@@ -1,0 +1,181 @@
+"""Fault tests for external arena bots: crashes, hangs, floods, stubbornness, limits."""
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from snakelab import make, make_agent
+from snakelab.core.errors import ConfigError
+from snakelab.core.game import BaseAgent
+from snakelab.games.arena.agents import greedy_move
+from snakelab.harness import play
+from snakelab.harness.bots import BotAgent, bot_command, processes_in_group
+
+BOTS = Path(__file__).parents[1] / "games" / "arena" / "bots"
+GAME = "arena(game_width=16,game_height=16,duration=1,speed=20)"  # 50 steps
+
+
+def bot(name, tmp_path, **kw):
+    kw.setdefault("lockstep", True)
+    kw.setdefault("timeout_s", 2.0)
+    return BotAgent(str(BOTS / name), run_dir=str(tmp_path), python=sys.executable, startup_s=0.2, **kw)
+
+
+def run(agents, tmp_path, game=GAME, seed=1):
+    path = tmp_path / "replay.jsonl"
+    n = make(game).info.num_players
+    agents = agents + [make_agent("arena.greedy") for _ in range(n - len(agents))]
+    res = play(make(game), agents, seed, replay=path)
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    events = [(step["t"], e) for step in lines[1:-1] for e in step["events"]]
+    return res, events
+
+
+def assert_gone(*agents):
+    for a in agents:
+        assert a.pid is not None
+        assert processes_in_group(a.pid) == []
+        with pytest.raises(ProcessLookupError):
+            os.kill(a.pid, 0)
+
+
+def is_live(pid):
+    """Whether a process exists and is not a zombie (a killed orphan waits for init to reap it)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def kinds(events, player, kind):
+    return [t for t, e in events if e["kind"] == kind and e.get("player") == player]
+
+
+def test_crash_at_step_10__removed_others_play_on(tmp_path):
+    crash, steady = bot("crash_bot.py", tmp_path), bot("steady_bot.py", tmp_path)
+    res, events = run([crash, steady], tmp_path)
+    assert res.outcome.termination == "TIME_UP" and res.steps == 50
+    (t,) = kinds(events, 0, "crash")
+    # Its 10th state comes on step 10 or later (a dead snake gets no state).
+    assert t >= 10 and res.outcome.details["crashes"] == [1, 0, 0, 0]
+    assert "RuntimeError: boom at step 10" in crash.err_path.read_text()
+    assert "exited with code 1" in " ".join(res.notices)
+    assert kinds(events, 1, "crash") == [] and "step 1" in steady.log_path.read_text()
+    assert_gone(crash, steady)
+
+
+def test_sleeping_bot__times_out_every_step_game_ends_on_time(tmp_path):
+    sleeper = bot("sleep_bot.py", tmp_path, lockstep=False)
+    steady = bot("steady_bot.py", tmp_path, lockstep=False)
+    res, events = run([sleeper, steady], tmp_path)
+    assert res.outcome.termination == "TIME_UP" and res.steps == 50
+    timeouts = kinds(events, 0, "timeout")
+    assert len(timeouts) == res.outcome.details["timeouts"][0] and len(timeouts) >= 25
+    assert res.outcome.details["crashes"] == [0, 0, 0, 0]
+    assert_gone(sleeper, steady)
+
+
+def test_sleeping_bot__lockstep_hard_limit(tmp_path):
+    sleeper = bot("sleep_bot.py", tmp_path, timeout_s=0.02)
+    game = "arena(game_width=16,game_height=16,duration=1,speed=100)"  # 10 steps
+    res, events = run([sleeper], tmp_path, game)
+    assert res.steps == 10 and len(kinds(events, 0, "timeout")) >= 5
+    assert_gone(sleeper)
+
+
+def test_flood_of_garbage__killed_and_removed(tmp_path):
+    flood, steady = bot("flood_bot.py", tmp_path), bot("steady_bot.py", tmp_path)
+    res, events = run([flood, steady], tmp_path)
+    assert len(kinds(events, 0, "crash")) == 1 and res.steps == 50
+    assert any("bytes in one step" in f.get("reason", "") for f in flood.faults)
+    assert kinds(events, 1, "crash") == []
+    assert_gone(flood, steady)
+
+
+def test_bot_ignoring_game_over_is_killed(tmp_path):
+    stubborn = bot("stubborn_bot.py", tmp_path)
+    res, events = run([stubborn], tmp_path)
+    assert res.steps == 50 and kinds(events, 0, "crash") == []
+    assert_gone(stubborn)
+
+
+def test_closed_stdin_counts_as_a_crash(tmp_path):
+    closer = bot("close_stdin_bot.py", tmp_path)
+    res, events = run([closer], tmp_path)
+    assert len(kinds(events, 0, "crash")) == 1 and res.steps == 50
+    assert any("standard input" in f.get("reason", "") for f in closer.faults)
+    assert_gone(closer)
+
+
+def test_garbage_answers_are_invalid_moves(tmp_path):
+    garbage = bot("garbage_bot.py", tmp_path)
+    res, events = run([garbage], tmp_path)
+    invalid = kinds(events, 0, "invalid")
+    assert invalid and len(invalid) == res.outcome.details["invalid"][0]
+    assert_gone(garbage)
+
+
+def test_children_of_a_bot_are_killed_too(tmp_path):
+    spawner = bot("spawner_bot.py", tmp_path)
+    run([spawner], tmp_path)
+    child = int(spawner.log_path.read_text().split()[1])
+    assert_gone(spawner)
+    assert not is_live(child)
+
+
+def test_cpu_limit_kills_a_spinning_bot(tmp_path):
+    hog = bot("cpu_hog_bot.py", tmp_path, cpu_s=1, timeout_s=0.05)
+    game = "arena(game_width=16,game_height=16,duration=30,speed=20,num_snakes=2)"  # up to 1500 steps
+    res, events = run([hog, make_agent("arena.greedy")], tmp_path, game)
+    assert len(kinds(events, 0, "crash")) == 1
+    assert any("SIGXCPU" in f.get("reason", "") or "SIGKILL" in f.get("reason", "") for f in hog.faults)
+    assert res.outcome.termination == "FORFEIT"  # one running agent left
+    assert_gone(hog)
+
+
+def test_memory_limit_stops_a_hungry_bot(tmp_path):
+    hog = bot("memory_hog_bot.py", tmp_path, memory_mb=200)
+    _res, events = run([hog], tmp_path)
+    assert len(kinds(events, 0, "crash")) == 1 and "MemoryError" in hog.err_path.read_text()
+    assert_gone(hog)
+
+
+class Exploding(BaseAgent):
+    def act(self, observation, budget):
+        if observation.steps == 5:
+            raise RuntimeError("agent bug")
+        return greedy_move(observation, self.player)
+
+
+def test_an_exception_mid_game_leaves_no_process(tmp_path):
+    steady, stubborn = bot("steady_bot.py", tmp_path), bot("stubborn_bot.py", tmp_path)
+    with pytest.raises(RuntimeError, match="agent bug"):
+        run([steady, stubborn, Exploding()], tmp_path)
+    assert_gone(steady, stubborn)
+
+
+def test_lockstep_games_are_reproducible(tmp_path):
+    outs = []
+    for k in range(2):
+        d = tmp_path / str(k)
+        d.mkdir()
+        res, events = run([bot("steady_bot.py", d), bot("garbage_bot.py", d)], d, seed=5)
+        outs.append((res.outcome.to_json(), events))
+    assert outs[0] == outs[1]
+
+
+def test_bot_command_kinds(tmp_path):
+    py = tmp_path / "b.py"
+    py.write_text("print(5)\n")
+    assert bot_command(str(py)) == ["python3", "-u", str(py)]
+    assert bot_command("x.jar", "java")[:2] == ["java", "-jar"] if Path("x.jar").exists() else True
+    with pytest.raises(ConfigError, match="does not exist"):
+        bot_command(str(tmp_path / "missing.py"))
+    with pytest.raises(ConfigError, match="not executable"):
+        bot_command(str(py), "exec")
+    with pytest.raises(ConfigError, match="unknown bot kind"):
+        bot_command(str(py), "ruby")
