@@ -6,6 +6,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+CHROMIUM_STAMP := $(VENV)/.chromium
+HOST ?= 127.0.0.1
+PORT ?= 8000
+REPLAYS ?= runs/replays
 
 .PHONY: run test lint typecheck unit bench clean
 
@@ -15,8 +19,20 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[all,dev]"
 	touch $(STAMP)
 
+# The browser tests drive the system Chromium (never a downloaded one).
+$(CHROMIUM_STAMP): $(STAMP)
+	@command -v chromium >/dev/null 2>&1 || test -x /usr/bin/chromium || { \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+		$$SUDO apt-get update && $$SUDO apt-get install -y chromium; }
+	touch $(CHROMIUM_STAMP)
+
+# The web viewer; a first demo replay makes the replay page worth a look.
 run: $(STAMP)
-	$(BIN)/snakelab classic play --agent champion --width 12 --height 12 --seed 1 --speed 120
+	@mkdir -p $(REPLAYS)
+	@test -e $(REPLAYS)/classic-demo.jsonl || $(BIN)/snakelab classic play --agent hamilton-shortcut \
+		--width 12 --height 12 --seed 1 --speed 0 --replay $(REPLAYS)/classic-demo.jsonl >/dev/null
+	@echo "open http://$(HOST):$(PORT)/ in a browser (Ctrl-C stops the server)"
+	$(BIN)/snakelab serve --host $(HOST) --port $(PORT) --replays $(REPLAYS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check
@@ -25,7 +41,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP)
+unit: $(STAMP) $(CHROMIUM_STAMP)
 	$(BIN)/pytest -n 2 --dist loadgroup -q
 
 test: lint typecheck unit

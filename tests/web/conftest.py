@@ -102,6 +102,8 @@ def replay_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     secret = root.parent / f"{root.name}-secret.jsonl"
     secret.write_text((root / "classic.jsonl").read_text())
     (root / "escape-link.jsonl").symlink_to(secret)
+    (root / ".venv").mkdir()
+    (root / ".venv" / "hidden.jsonl").write_text(secret.read_text())
     return root
 
 

@@ -52,6 +52,7 @@ def test_listing_skips_links_out_of_the_folder(client: TestClient) -> None:
     assert "classic.jsonl" in paths
     assert "sparse/classic-sparse.jsonl" in paths
     assert "escape-link.jsonl" not in paths
+    assert not any(p.startswith(".venv") for p in paths)  # hidden folders are not searched
 
 
 @pytest.mark.parametrize(

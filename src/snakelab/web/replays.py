@@ -22,8 +22,11 @@ from snakelab.core.registry import make, parse_spec
 from snakelab.core.replay import Replay, read_replay, states
 from snakelab.web.games import overlay_for, view_for
 
-REPLAY_SUFFIXES = (".jsonl", ".replay", ".json")
-"""File names the replay list shows (any file can still be opened by path)."""
+REPLAY_SUFFIXES = (".jsonl", ".replay")
+"""File names the replay list shows (any file in the folder can still be opened by path)."""
+
+SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "site-packages"})
+"""Folders never searched for replays (nor any whose name starts with a dot: .git, .venv)."""
 
 MAX_UPLOAD_BYTES = 64 * 1024 * 1024
 """Uploads larger than this are refused (a replay of a huge game can be streamed later)."""
@@ -61,9 +64,7 @@ def list_replays(root: Path, limit: int = 500) -> list[dict[str, Any]]:
     if not base.is_dir():
         return []
     found: list[tuple[float, dict[str, Any]]] = []
-    for path in base.rglob("*"):
-        if not path.is_file() or path.suffix not in REPLAY_SUFFIXES:
-            continue
+    for path in _walk(base):
         try:
             resolved = path.resolve()
             st = path.stat()
@@ -83,6 +84,15 @@ def list_replays(root: Path, limit: int = 500) -> list[dict[str, Any]]:
         )
     found.sort(key=lambda item: (-item[0], item[1]["path"]))
     return [info for _, info in found[:limit]]
+
+
+def _walk(base: Path) -> list[Path]:
+    """Replay-named files under ``base``, not descending into hidden or tool folders."""
+    out: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(base):
+        dirnames[:] = [d for d in dirnames if not d.startswith(".") and d not in SKIPPED_DIRS]
+        out.extend(Path(dirpath) / f for f in filenames if f.endswith(REPLAY_SUFFIXES) and not f.startswith("."))
+    return out
 
 
 def replay_frames(replay: Replay) -> dict[str, JSON]:
