@@ -8,7 +8,8 @@ A *run* is one bench, sweep or tournament: a planned, ordered list of
     ``label``, ``command`` (the command line that started it), ``game`` (the game
     strings it plays, comma-separated), ``agents`` (JSON list of distinct agent
     names), ``run_seed`` (if the caller gave one), ``planned`` (number of matches),
-    ``specs_hash`` (a digest of the planned specs, checked on resume) and
+    ``specs_hash`` (a digest of the planned specs, checked on resume), ``done``
+    (matches stored) and
     ``finished`` (UTC time the last match was stored, or NULL).
 ``matches``
     ``run_id``, ``idx`` (position in the run), ``seed``, ``spec`` and ``result``
@@ -62,6 +63,7 @@ CREATE TABLE IF NOT EXISTS runs (
     run_seed INTEGER,
     planned INTEGER NOT NULL,
     specs_hash TEXT NOT NULL,
+    done INTEGER NOT NULL DEFAULT 0,
     finished TEXT
 );
 CREATE TABLE IF NOT EXISTS matches (
@@ -73,6 +75,9 @@ CREATE TABLE IF NOT EXISTS matches (
     PRIMARY KEY (run_id, idx)
 );
 """
+
+
+_RUN_COLUMNS = "id, created, label, command, game, agents, run_seed, planned, done, finished"
 
 
 class StoreError(SnakelabError):
@@ -108,15 +113,22 @@ def default_store_path() -> Path | None:
 
 def spec_to_json(spec: MatchSpec) -> dict[str, JSON]:
     """A match spec as JSON (inverse: :func:`spec_from_json`)."""
-    out = dataclasses.asdict(spec)
+    # Field by field rather than dataclasses.asdict, whose deep copies cost more
+    # than the rest of storing a match.
+    out: dict[str, JSON] = {f: getattr(spec, f) for f in _SPEC_FIELDS}
     out["agents"] = list(spec.agents)
+    if spec.budget is not None:
+        out["budget"] = dataclasses.asdict(spec.budget)
     return out
+
+
+_SPEC_FIELDS = tuple(f.name for f in dataclasses.fields(MatchSpec))
+_RESULT_FIELDS = tuple(f.name for f in dataclasses.fields(MatchResult))
 
 
 def spec_from_json(data: dict[str, JSON]) -> MatchSpec:
     """Rebuild a :class:`MatchSpec` written by :func:`spec_to_json`."""
-    known = {f.name for f in dataclasses.fields(MatchSpec)}
-    kwargs = {k: v for k, v in data.items() if k in known}
+    kwargs = {k: v for k, v in data.items() if k in _SPEC_FIELDS}
     kwargs["agents"] = tuple(kwargs["agents"])
     if kwargs.get("budget") is not None:
         kwargs["budget"] = Budget(**kwargs["budget"])
@@ -126,20 +138,19 @@ def spec_from_json(data: dict[str, JSON]) -> MatchSpec:
 def result_to_json(result: MatchResult) -> dict[str, JSON]:
     """A match result as JSON, lossless (raw move times kept; inverse: :func:`result_from_json`)."""
     out: dict[str, JSON] = {}
-    for f in dataclasses.fields(MatchResult):
-        value = getattr(result, f.name)
+    for name in _RESULT_FIELDS:
+        value = getattr(result, name)
         if isinstance(value, Outcome):
             value = value.to_json()
         elif isinstance(value, tuple):
             value = list(value)
-        out[f.name] = value
+        out[name] = value
     return out
 
 
 def result_from_json(data: dict[str, JSON]) -> MatchResult:
     """Rebuild a :class:`MatchResult` written by :func:`result_to_json`."""
-    known = {f.name for f in dataclasses.fields(MatchResult)}
-    kwargs = {k: v for k, v in data.items() if k in known}
+    kwargs = {k: v for k, v in data.items() if k in _RESULT_FIELDS}
     kwargs["agents"] = tuple(kwargs["agents"])
     kwargs["outcome"] = Outcome.from_json(kwargs["outcome"])
     return MatchResult(**kwargs)
@@ -267,16 +278,18 @@ class Store:
     def add_match(self, run_id: int, idx: int, spec: MatchSpec, result: MatchResult) -> None:
         """Store one finished match in its own transaction (a repeat of a stored index is ignored)."""
         with self._tx():
-            self._db.execute(
+            cur = self._db.execute(
                 "INSERT OR IGNORE INTO matches (run_id, idx, seed, spec, result) VALUES (?, ?, ?, ?, ?)",
                 (run_id, idx, spec.seed, json.dumps(spec_to_json(spec)), json.dumps(result_to_json(result))),
             )
-            # Mark the run finished in the same transaction as its last match.
-            self._db.execute(
-                "UPDATE runs SET finished = ? WHERE id = ? AND finished IS NULL"
-                " AND planned = (SELECT COUNT(*) FROM matches WHERE run_id = ?)",
-                (_now(), run_id, run_id),
-            )
+            if cur.rowcount == 1:
+                # A counter, not COUNT(*), keeps each insert O(1) in long runs; the
+                # run is marked finished in the same transaction as its last match.
+                self._db.execute(
+                    "UPDATE runs SET done = done + 1,"
+                    " finished = CASE WHEN done + 1 >= planned THEN ? ELSE finished END WHERE id = ?",
+                    (_now(), run_id),
+                )
 
     def delete_run(self, run_id: int) -> None:
         """Remove a run and its matches.
@@ -312,10 +325,7 @@ class Store:
     # -- reading ---------------------------------------------------------------
     def runs(self) -> list[RunInfo]:
         """Every run, oldest first."""
-        rows = self._db.execute(
-            "SELECT r.id, r.created, r.label, r.command, r.game, r.agents, r.run_seed, r.planned,"
-            " (SELECT COUNT(*) FROM matches m WHERE m.run_id = r.id), r.finished FROM runs r ORDER BY r.id"
-        ).fetchall()
+        rows = self._db.execute(f"SELECT {_RUN_COLUMNS} FROM runs ORDER BY id").fetchall()
         return [_run_info(row) for row in rows]
 
     def run(self, run_id: int | str) -> RunInfo:
@@ -326,8 +336,7 @@ class Store:
         """
         rid = parse_run_id(run_id)
         row = self._db.execute(
-            "SELECT r.id, r.created, r.label, r.command, r.game, r.agents, r.run_seed, r.planned,"
-            " (SELECT COUNT(*) FROM matches m WHERE m.run_id = r.id), r.finished FROM runs r WHERE r.id = ?",
+            f"SELECT {_RUN_COLUMNS} FROM runs WHERE id = ?",
             (rid,),
         ).fetchone()
         if row is None:
