@@ -193,26 +193,37 @@ def run_matches(
         ex = make_executor(executor, jobs)
         try:
             with progress_bar(len(specs), label, enabled=show_progress) as prog:
+                run: list[int] = []
 
                 def started(run_id: int, done: int) -> None:
+                    run.append(run_id)
                     if resume is None:
                         err_console.print(f"run {run_id} stored in {path} (resume with --resume {run_id})")
                     else:
                         err_console.print(f"resuming run {run_id}: {done} of {len(specs)} matches already stored")
                     advance(prog, done)
 
-                _, results = run_stored(
-                    specs,
-                    db,
-                    label=label,
-                    resume=resume,
-                    executor=ex,
-                    jobs=jobs or None,
-                    command=_command_line(),
-                    run_seed=run_seed,
-                    on_start=started,
-                    on_result=lambda _r: advance(prog),
-                )
+                try:
+                    _, results = run_stored(
+                        specs,
+                        db,
+                        label=label,
+                        resume=resume,
+                        executor=ex,
+                        jobs=jobs or None,
+                        command=_command_line(),
+                        run_seed=run_seed,
+                        on_start=started,
+                        on_result=lambda _r: advance(prog),
+                    )
+                except KeyboardInterrupt:
+                    if run:
+                        info = db.run(run[0])
+                        err_console.print(
+                            f"run {info.id}: {info.done} of {info.planned} matches stored; "
+                            f"repeat the command with --resume {info.id} to finish it"
+                        )
+                    raise
                 return results
         finally:
             if ex is not None:
