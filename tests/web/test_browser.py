@@ -47,6 +47,10 @@ def test_page_loads(page: Any, server: LiveServer) -> None:
     assert "classic" in options
     assert page.input_value("#game-string") == "classic(width=12,height=12)"
     assert page.is_hidden("#error")
+    # Agents with parameters (external bots) are typed in full after choosing "other…".
+    assert page.is_hidden("#seat-0-custom")
+    page.select_option("#seat-0", "__other__")
+    assert page.is_visible("#seat-0-custom")
     assert page.js_errors == []
 
 
@@ -110,6 +114,8 @@ def test_human_arena_plays_at_real_speed_with_keys(page: Any, server: LiveServer
     page.wait_for_selector(READY)
     page.fill("#game-string", "arena(game_width=24,game_height=24,speed=100)")
     page.select_option("#seat-0", "human")
+    for seat in (1, 2, 3):
+        page.select_option(f"#seat-{seat}", "arena.greedy")
     page.click("#start")
     wait_step(page, 2)
     assert page.eval_on_selector("#board", "c => JSON.parse(c.dataset.actions)[0]") == 5  # straight until a key

@@ -172,6 +172,8 @@ def catalogue() -> list[dict[str, Any]]:
         except (SnakelabError, TypeError):
             continue  # a game that needs parameters still shows up via its game string
         human = HUMAN_PLAY.get(entry.id)
+        refs = [a.ref for a in list_agents(entry.id) if a.alias_of is None]
+        needs = [a for a in refs if not _builds_bare(a)]
         out.append(
             {
                 "id": entry.id,
@@ -179,11 +181,24 @@ def catalogue() -> list[dict[str, Any]]:
                 "default": default_game_string(entry.id),
                 "num_players": info.num_players,
                 "dynamics": info.dynamics.value,
-                "agents": [a.ref for a in list_agents(entry.id) if a.alias_of is None],
+                "agents": [a for a in refs if a not in needs],
+                "needs_params": needs,
                 "human": None if human is None else {"mode": human.mode, "fps": human.fps, "help": human.help},
             }
         )
     return out
+
+
+def _builds_bare(ref: str) -> bool:
+    """Whether an agent can be made without parameters (external bots need a program path)."""
+    try:
+        agent = make_agent(ref)
+    except (SnakelabError, TypeError):
+        return False
+    close = getattr(agent, "close", None)
+    if callable(close):
+        close()
+    return True
 
 
 def is_agent(ref: str) -> bool:

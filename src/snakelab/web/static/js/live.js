@@ -15,6 +15,8 @@ const MAX_EVENTS = 300;
 
 function currentGame() { return games.find((g) => g.id === $("game-select").value); }
 
+const OTHER = "__other__";
+
 function renderSeats() {
   const g = currentGame();
   const box = $("seats");
@@ -32,13 +34,27 @@ function renderSeats() {
       opt.value = name; opt.textContent = name === "human" ? "human (you)" : name;
       sel.append(opt);
     }
-    const best = names.find((n) => /champion/.test(n)) || names[0];
-    sel.value = best;
+    // Agents that need parameters (external bots: a program path) are typed in full.
+    const other = document.createElement("option");
+    other.value = OTHER;
+    other.textContent = g.needs_params && g.needs_params.length ? `other… (${g.needs_params.join(", ")})` : "other…";
+    sel.append(other);
+    const custom = document.createElement("input");
+    custom.type = "text"; custom.className = "seat-custom hidden"; custom.id = `seat-${i}-custom`;
+    custom.placeholder = g.needs_params && g.needs_params.length ? `${g.needs_params[0]}(path='./my_bot')` : `${g.id}.name(key=value)`;
+    sel.onchange = () => custom.classList.toggle("hidden", sel.value !== OTHER);
+    const best = names.find((n) => /champion/.test(n)) || names.find((n) => /greedy/.test(n)) || names[0];
+    if (best) sel.value = best; else { sel.value = OTHER; custom.classList.remove("hidden"); }
     label.htmlFor = sel.id = `seat-${i}`;
-    box.append(label, sel);
+    box.append(label, sel, custom);
   }
   $("game-string").value = g.default;
   $("human-help").textContent = g.human ? `Human play: ${g.human.help}` : "";
+}
+
+function seatAgents() {
+  return [...document.querySelectorAll("select.seat")].map((s) =>
+    s.value === OTHER ? $(`${s.id}-custom`).value.trim() : s.value);
 }
 
 function connect() {
@@ -125,7 +141,7 @@ function syncButtons(running) {
 
 async function start() {
   showError("");
-  const agents = [...document.querySelectorAll("select.seat")].map((s) => s.value);
+  const agents = seatAgents();
   const msg = { type: "start", game: $("game-string").value, agents, seed: Number($("seed").value || 1), fps: Number($("fps").value) };
   try { await connect(); } catch (err) { showError(err.message); return; }
   send(msg);
