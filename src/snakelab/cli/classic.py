@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from pathlib import Path
 
@@ -87,9 +88,65 @@ def summarise(agent: str, width: int, height: int, results: list[MatchResult], w
     }
 
 
+def fill_table(results: list[MatchResult], start_length: int, cells: int, bins: int = 10) -> list[dict[str, float]]:
+    """Mean steps per apple by fill fraction (snake length / cells just before eating).
+
+    Uses the ``eat_steps`` outcome detail of every game; an apple eaten at length
+    ``L`` falls in bin ``floor(bins * L / cells)``.
+
+    Returns:
+        One row per bin: ``lo``, ``hi`` (the fill range), ``apples`` counted and
+        ``steps_per_apple`` (NaN for an empty bin).
+    """
+    total = [0] * bins
+    count = [0] * bins
+    for r in results:
+        last = 0
+        for i, step in enumerate(r.outcome.details.get("eat_steps") or []):
+            b = min(bins - 1, (start_length + i) * bins // cells)
+            total[b] += step - last
+            count[b] += 1
+            last = step
+    return [
+        {
+            "lo": b / bins,
+            "hi": (b + 1) / bins,
+            "apples": float(count[b]),
+            "steps_per_apple": total[b] / count[b] if count[b] else float("nan"),
+        }
+        for b in range(bins)
+    ]
+
+
+def plot_fill(curves: dict[str, list[dict[str, float]]], title: str, path: Path) -> None:
+    """Save a PNG of steps per apple against fill fraction, one line per agent."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for name, rows in curves.items():
+        xs = [(r["lo"] + r["hi"]) / 2 for r in rows if r["apples"]]
+        ys = [r["steps_per_apple"] for r in rows if r["apples"]]
+        ax.plot(xs, ys, marker="o", label=name)
+    ax.set_xlabel("fill fraction (snake length / cells) when the apple is eaten")
+    ax.set_ylabel("mean steps per apple")
+    ax.set_yscale("log")
+    ax.set_xlim(0, 1)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
 @app.command("bench")
 def bench_cmd(
-    agent: str = typer.Option(..., "--agent", "-a", help="Agent name, e.g. hamilton."),
+    agent: list[str] = typer.Option(
+        ..., "--agent", "-a", help="Agent name, e.g. hamilton; repeat it or give a comma list to compare agents."
+    ),
     width: int = typer.Option(12, "--width", "-W", help="Board columns."),
     height: int = typer.Option(12, "--height", "-H", help="Board rows."),
     games: int = typer.Option(100, "--games", "-n", help="Number of games."),
@@ -98,35 +155,69 @@ def bench_cmd(
     start_length: int = typer.Option(1, "--start-length", help="Initial snake length."),
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0: all cores)."),
     executor: str | None = typer.Option(None, "--executor", help=EXECUTOR_HELP),
-    resume: str | None = typer.Option(None, "--resume", help="Continue a stored run (see snakelab results list)."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object (a list for several agents)."),
+    plot: Path | None = typer.Option(None, "--plot", help="Save a PNG of steps per apple against fill fraction."),
 ) -> None:
-    """Play many games in parallel and summarise win rate and steps."""
+    """Play many games in parallel; summarise win rate, steps and steps per apple by fill."""
     if games < 1:
         fail("--games must be ≥ 1")
+    refs = [agent_ref(a.strip()) for item in agent for a in item.split(",") if a.strip()]
+    if not refs:
+        fail("give at least one --agent")
+    summaries: list[dict[str, object]] = []
+    fills: dict[str, list[dict[str, float]]] = {}
+    notices: set[str] = set()
     try:
         gstr = game_string(width, height, tail_rule, start_length)
         make(gstr)  # validate before starting workers
-        ref = agent_ref(agent)
-        make_agent(ref)
-        specs = [MatchSpec(gstr, (ref,), s, index=i) for i, s in enumerate(match_seeds(seed, games))]
-        t0 = time.perf_counter()
-        results = run_matches(specs, f"{ref} on {width}×{height}", executor=executor, jobs=jobs, resume=resume)
-        wall = time.perf_counter() - t0
+        for ref in refs:
+            make_agent(ref)
+        for ref in refs:
+            specs = [MatchSpec(gstr, (ref,), s, index=i) for i, s in enumerate(match_seeds(seed, games))]
+            t0 = time.perf_counter()
+            results = run_matches(specs, f"{ref} on {width}×{height}", executor=executor, jobs=jobs)
+            wall = time.perf_counter() - t0
+            summary = summarise(ref, width, height, results, wall)
+            fills[ref] = fill_table(results, start_length, width * height)
+            summary["steps_per_apple_by_fill"] = [
+                {k: (None if math.isnan(v) else v) for k, v in row.items()}  # NaN -> null in JSON
+                for row in fills[ref]
+            ]
+            summaries.append(summary)
+            notices.update(n for r in results for n in r.notices)
     except SnakelabError as exc:
         fail(str(exc))
-    summary = summarise(ref, width, height, results, wall)
-    notices = sorted({n for r in results for n in r.notices})
+    if plot is not None:
+        try:
+            plot_fill(fills, f"{gstr}, {games} games per agent, seed {seed}", plot)
+        except OSError as exc:
+            fail(f"cannot write the plot to {plot}: {exc}")
     if as_json:
-        print_json(summary)
+        print_json(summaries[0] if len(summaries) == 1 else summaries)
         return
     from rich.table import Table
 
-    table = Table(title=f"{ref} on {gstr}, {games} games, seed {seed}")
-    table.add_column("figure")
-    table.add_column("value", justify="right")
-    for key, value in summary.items():
-        table.add_row(key, f"{value:,.3f}" if isinstance(value, float) else str(value))
-    console.print(table)
-    for note in notices:
+    for summary in summaries:
+        table = Table(title=f"{summary['agent']} on {gstr}, {games} games, seed {seed}")
+        table.add_column("figure")
+        table.add_column("value", justify="right")
+        for key, value in summary.items():
+            if key == "steps_per_apple_by_fill":
+                continue
+            table.add_row(key, f"{value:,.3f}" if isinstance(value, float) else str(value))
+        console.print(table)
+    fill = Table(title="steps per apple by fill fraction")
+    fill.add_column("fill")
+    for ref in refs:
+        fill.add_column(ref, justify="right")
+    for b, row in enumerate(fills[refs[0]]):
+        cells = []
+        for ref in refs:
+            r = fills[ref][b]
+            cells.append(f"{r['steps_per_apple']:,.1f}" if r["apples"] else "-")
+        fill.add_row(f"{row['lo']:.0%}–{row['hi']:.0%}", *cells)
+    console.print(fill)
+    if plot is not None:
+        console.print(f"plot written to {plot}")
+    for note in sorted(notices):
         console.print(f"[yellow]note:[/] {note}")
