@@ -190,7 +190,10 @@ def run_judge(
                 waited += time.perf_counter() - ts
             if line is None:
                 verdict = "CRASH"
-                code = proc.poll()
+                try:
+                    code: int | None = proc.wait(timeout=0.5)
+                except subprocess.TimeoutExpired:
+                    code = None
                 how = f"exited with code {code}" if code is not None else "closed its output"
                 message = f"the program {how} before move {moves + 1}" + (
                     "" if not st.is_over() else " (the grid was full: it should print EXIT)"

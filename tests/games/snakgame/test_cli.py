@@ -1,0 +1,88 @@
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from snakelab.cli import app
+from snakelab.core.replay import verify
+
+runner = CliRunner()
+SMALL = "snakgame(type=0,rows=8,cols=9)"
+
+
+def _snakelab(*args, stdin=None):
+    return subprocess.run(
+        [sys.executable, "-c", "from snakelab.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        input=stdin,
+    )
+
+
+def _one_line_error(r):
+    return r.returncode != 0 and "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_bench__json_keys_and_ratio():
+    r = runner.invoke(
+        app, ["snakgame", "bench", "--agent", "greedy", "--files", "2", "--game", SMALL, "-j", "1", "--json"]
+    )
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.stdout[r.stdout.index("{") :])
+    assert set(obj) == {"agent", "files", "total", "per_file", "ratio_to_editorial"}
+    assert obj["agent"] == "snakgame.greedy" and obj["files"] == 2 and len(obj["per_file"]) == 2
+    assert obj["total"] == sum(f["score"] for f in obj["per_file"])
+    editorial = sum(f["editorial"] for f in obj["per_file"])
+    assert obj["ratio_to_editorial"] == pytest.approx(obj["total"] / editorial)
+
+
+def test_judge__scores_a_program_and_writes_a_verifiable_replay(tmp_path):
+    path = tmp_path / "j.jsonl"
+    client = [sys.executable, "-c", "from snakelab.cli import main; main()", "snakgame", "client", "--agent", "greedy"]
+    r = runner.invoke(app, ["snakgame", "judge", "--game", SMALL, "--seed", "3", "--replay", str(path), "--", *client])
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith("OK") and "score" in r.stdout and "time" in r.stdout
+    assert verify(path) > 0
+    show = runner.invoke(app, ["snakgame", "replay", str(path), "--step", "4"])
+    assert show.exit_code == 0 and "step 4/" in show.stdout
+
+
+def test_judge__illegal_move_names_the_move_and_why():
+    r = _snakelab("snakgame", "judge", "--game", SMALL, "--", sys.executable, "-c", "print('NEW 0 0', flush=True)")
+    assert r.returncode == 1
+    assert "ILLEGAL" in r.stdout and "move 1: NEW 0 0: (0, 0) is off the 8×9 grid" in r.stdout
+
+
+def test_judge__time_out_is_reported():
+    r = _snakelab(
+        *("snakgame", "judge", "--game", SMALL, "--time-limit", "0.3", "--"),
+        *(sys.executable, "-c", "import time; time.sleep(20)"),
+    )
+    assert r.returncode == 1 and "TIMEOUT" in r.stdout and "0.3 s" in r.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "needle"),
+    [
+        (["snakgame", "play", "--agent", "nope", "--speed", "0"], None, "unknown agent 'nope'"),
+        (["snakgame", "play", "--type", "5", "--speed", "0"], None, "type 5"),
+        (["snakgame", "judge", "--game", SMALL, "--", "/nonexistent/prog"], None, "cannot start"),
+        (["snakgame", "bench", "--agent", "greedy", "--files", "0"], None, "--files"),
+        (["snakgame", "client", "--agent", "greedy"], "2 x 0\n", "cannot read the grid line"),
+        (["snakgame", "client", "--agent", "greedy"], "2 2 0\nJUMP\n", "cannot read move 'JUMP'"),
+    ],
+)
+def test_bad_input__one_line_error(args, stdin, needle):
+    r = _snakelab(*args, stdin=stdin)
+    assert _one_line_error(r), r.stderr
+    assert needle in r.stderr
+
+
+def test_play__small_grid_with_replay(tmp_path):
+    path = tmp_path / "p.jsonl"
+    r = runner.invoke(app, ["snakgame", "play", "--rows", "6", "--cols", "7", "--speed", "0", "--replay", str(path)])
+    assert r.exit_code == 0 and "score" in r.stdout and "[FULL]" in r.stdout
+    assert verify(path) > 0
