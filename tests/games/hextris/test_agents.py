@@ -1,0 +1,44 @@
+"""The solver ladder: valid, positively scored solutions on small problems, quickly."""
+
+import pytest
+
+from snakelab import make, make_agent
+from snakelab.core.game import Budget
+from snakelab.games.hextris.scoring import PHRASES, score_seed
+from snakelab.games.hextris.solver import SEED_PHRASES, solve_champion, solve_seed_method
+from snakelab.harness import play
+
+
+@pytest.mark.parametrize("agent", ["hextris.seed", "hextris.champion"])
+def test_agents_play_full_games_through_the_harness(agent):
+    game = make("hextris(problem=21)")
+    res = play(game, [make_agent(agent)], 0, agent_names=[agent], budget=Budget(time_s=1.0))
+    d = res.outcome.details
+    assert res.outcome.termination in ("SOURCE_EXHAUSTED", "SPAWN_BLOCKED")
+    # The harness score equals the official scorer's on the same string.
+    assert res.outcome.scores[0] == d["move_score"] + d["power_score"] > 0
+
+
+def test_seed_solver_uses_only_its_phrases(problems):
+    p = problems[6]
+    sol = solve_seed_method(p, p.source_seeds[3])
+    got = score_seed(p, p.source_seeds[3], sol.solution)
+    assert got.error is None and got.score == sol.score > 0
+    assert set(got.reps) <= set(SEED_PHRASES)
+    assert got.units == p.source_length  # survives the whole game
+
+
+def test_champion_valid_and_uses_many_phrases(problems):
+    p = problems[11]
+    seed = p.source_seeds[1]
+    sol = solve_champion(p, seed, 1.0)
+    got = score_seed(p, seed, sol.solution)
+    assert got.error is None and got.score == sol.score > 0
+    assert got.phrases >= 8
+
+
+def test_champion_respects_phrase_restriction(problems):
+    p = problems[0]
+    sol = solve_champion(p, 0, 0.5, phrases=("Yuggoth",))
+    got = score_seed(p, 0, sol.solution, PHRASES)
+    assert got.error is None and set(got.reps) <= {"Yuggoth", "Ei!"}  # "ei!" could only appear by chance
