@@ -1,5 +1,6 @@
 import json
 import sqlite3
+from dataclasses import replace
 
 import pytest
 from typer.testing import CliRunner
@@ -165,3 +166,21 @@ def test_cli__ratings_across_runs(tmp_path):
     assert rows[0]["wins"] == 6 and rows[0]["rated"] == 6 and rows[0]["mu"] > rows[1]["mu"]
     r = runner.invoke(app, ["results", "ratings", "--run", "2", "--store", str(path)])
     assert r.exit_code == 0 and "classic.greedy" in r.stdout and "classic.hamilton" not in r.stdout
+
+
+def test_resume__continues_the_stored_plan_when_only_parameters_differ(tmp_path):
+    specs = _specs(4)
+    with Store(tmp_path / "s.sqlite") as db:
+        rid = db.create_run(specs, "four")
+        full = run_many(specs, jobs=1)
+        db.add_match(rid, 0, specs[0], full[0])
+        # e.g. a bot's log folder or a replay path that changes with every invocation
+        changed = [replace(s, replay=str(tmp_path / f"r{i}.jsonl")) for i, s in enumerate(specs)]
+        notes = []
+        _, merged = run_stored(changed, db, resume=rid, jobs=1, on_note=notes.append)
+        assert _key(merged) == _key(full)
+        assert any("replay differs" in n for n in notes) and not list(tmp_path.glob("r*.jsonl"))
+        with pytest.raises(ResumeMismatchError, match="match 0 has seed"):
+            db.resume(rid, [replace(specs[0], seed=1), *specs[1:]])
+        with pytest.raises(ResumeMismatchError, match=r"is played by classic\.greedy"):
+            db.resume(rid, _specs(4, agent="classic.hamilton"))

@@ -155,6 +155,7 @@ def bench_cmd(
     start_length: int = typer.Option(1, "--start-length", help="Initial snake length."),
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0: all cores)."),
     executor: str | None = typer.Option(None, "--executor", help=EXECUTOR_HELP),
+    resume: str | None = typer.Option(None, "--resume", help="Continue a stored run (see snakelab results list)."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object (a list for several agents)."),
     plot: Path | None = typer.Option(None, "--plot", help="Save a PNG of steps per apple against fill fraction."),
 ) -> None:
@@ -164,6 +165,8 @@ def bench_cmd(
     refs = [agent_ref(a.strip()) for item in agent for a in item.split(",") if a.strip()]
     if not refs:
         fail("give at least one --agent")
+    if resume is not None and len(refs) > 1:
+        fail("--resume continues one stored run: give the single --agent of that run")
     summaries: list[dict[str, object]] = []
     fills: dict[str, list[dict[str, float]]] = {}
     notices: set[str] = set()
@@ -175,7 +178,7 @@ def bench_cmd(
         for ref in refs:
             specs = [MatchSpec(gstr, (ref,), s, index=i) for i, s in enumerate(match_seeds(seed, games))]
             t0 = time.perf_counter()
-            results = run_matches(specs, f"{ref} on {width}×{height}", executor=executor, jobs=jobs)
+            results = run_matches(specs, f"{ref} on {width}×{height}", executor=executor, jobs=jobs, resume=resume)
             wall = time.perf_counter() - t0
             summary = summarise(ref, width, height, results, wall)
             fills[ref] = fill_table(results, start_length, width * height)

@@ -215,6 +215,7 @@ def run_matches(
                         run_seed=run_seed,
                         on_start=started,
                         on_result=lambda _r: advance(prog),
+                        on_note=lambda note: err_console.print(f"[yellow]note:[/] {note}"),
                     )
                 except KeyboardInterrupt:
                     if run:

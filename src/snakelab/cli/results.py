@@ -84,7 +84,8 @@ def show_cmd(
     console.print(f"[bold]run {info.id}[/]: {info.label}")
     console.print(f"  command:  {info.command or '-'}")
     console.print(f"  created:  {info.created} UTC; seed: {info.run_seed if info.run_seed is not None else '-'}")
-    console.print(f"  matches:  {_status(info.done, info.planned, info.finished)} of {info.planned}")
+    left = "all stored" if info.finished else f"resume with --resume {info.id} (repeating the command's options)"
+    console.print(f"  matches:  {info.done} of {info.planned} stored; {left}")
     console.print("  endings:  " + (", ".join(f"{k.lower()} {v}" for k, v in sorted(ends.items())) or "-"))
     console.print(_ratings_table(rows, f"run {info.id}"))
 

@@ -8,9 +8,11 @@ A *run* is one bench, sweep or tournament: a planned, ordered list of
     ``label``, ``command`` (the command line that started it), ``game`` (the game
     strings it plays, comma-separated), ``agents`` (JSON list of distinct agent
     names), ``run_seed`` (if the caller gave one), ``planned`` (number of matches),
-    ``specs_hash`` (a digest of the planned specs, checked on resume), ``done``
-    (matches stored) and
+    ``specs_hash`` (a digest of the planned specs), ``done`` (matches stored) and
     ``finished`` (UTC time the last match was stored, or NULL).
+``plans``
+    ``run_id`` and ``specs``: every planned spec of the run (zlib-compressed JSON
+    list), written with the run; ``--resume`` continues exactly this plan.
 ``matches``
     ``run_id``, ``idx`` (position in the run), ``seed``, ``spec`` and ``result``
     (JSON; the result keeps raw per-move times, so a stored result reads back
@@ -32,6 +34,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import zlib
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -65,6 +68,10 @@ CREATE TABLE IF NOT EXISTS runs (
     specs_hash TEXT NOT NULL,
     done INTEGER NOT NULL DEFAULT 0,
     finished TEXT
+);
+CREATE TABLE IF NOT EXISTS plans (
+    run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+    specs BLOB NOT NULL
 );
 CREATE TABLE IF NOT EXISTS matches (
     run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
@@ -266,13 +273,15 @@ class Store:
         digest = specs_digest(specs)
         games = list(dict.fromkeys(s.game for s in specs))
         agents = list(dict.fromkeys(a for s in specs for a in s.agents))
+        plan = zlib.compress(json.dumps([spec_to_json(sp) for sp in specs]).encode())
         with self._tx():
             cur = self._db.execute(
                 "INSERT INTO runs (created, label, command, game, agents, run_seed, planned, specs_hash)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (_now(), label, command, ",".join(games), json.dumps(agents), run_seed, len(specs), digest),
             )
-        assert cur.lastrowid is not None
+            assert cur.lastrowid is not None
+            self._db.execute("INSERT INTO plans (run_id, specs) VALUES (?, ?)", (cur.lastrowid, plan))
         return cur.lastrowid
 
     def add_match(self, run_id: int, idx: int, spec: MatchSpec, result: MatchResult) -> None:
@@ -305,22 +314,64 @@ class Store:
     def _tx(self) -> _Transaction:
         return _Transaction(self._db)
 
-    def resume(self, run_id: int | str, specs: Sequence[MatchSpec]) -> dict[int, MatchResult]:
-        """Check that ``specs`` are the plan of a stored run and return its finished matches.
+    def plan(self, run_id: int | str) -> list[MatchSpec]:
+        """Every planned spec of a run, in order.
 
         Raises:
             UnknownRunError: if there is no such run.
-            ResumeMismatchError: if ``specs`` plan different matches (other options,
-                seed or count than the command that started the run).
+        """
+        rid = self.run(run_id).id
+        row = self._db.execute("SELECT specs FROM plans WHERE run_id = ?", (rid,)).fetchone()
+        if row is None:  # pragma: no cover - every run is created with its plan
+            raise StoreError(f"run {rid} in {self.path} has no stored plan")
+        return [spec_from_json(d) for d in json.loads(zlib.decompress(row[0]))]
+
+    def resume(self, run_id: int | str, specs: Sequence[MatchSpec]) -> tuple[list[MatchSpec], list[str]]:
+        """Check that ``specs`` plan the same matches as a stored run; return the plan to continue.
+
+        The same matches means the same count and, match by match, the same game
+        string, seed and agent names. Anything else (agent parameters such as a
+        bot's log folder, replay paths, budgets) may differ: the stored plan is what
+        the run continues with, so its matches stay consistent, and each kind of
+        difference is reported in the returned notes.
+
+        Returns:
+            The stored plan and the notes (empty when ``specs`` equal it exactly).
+
+        Raises:
+            UnknownRunError: if there is no such run.
+            ResumeMismatchError: if ``specs`` plan different matches (other game,
+                agents, seed or count than the command that started the run).
         """
         info = self.run(run_id)
-        if self.specs_hash(info.id) != specs_digest(specs):
-            how = f" (it was started by: {info.command})" if info.command else ""
+        plan = self.plan(info.id)
+        how = f" (it was started by: {info.command})" if info.command else ""
+        hint = "; repeat the options of the original command to resume it"
+        if len(specs) != len(plan):
             raise ResumeMismatchError(
-                f"run {info.id} ({info.label}, {info.planned} matches) was planned with other options{how}; "
-                "repeat the options of the original command to resume it"
+                f"run {info.id} ({info.label}) planned {len(plan)} matches, these options plan {len(specs)}{how}{hint}"
             )
-        return self.results(info.id)
+        notes: dict[str, str] = {}
+        for i, (old, new) in enumerate(zip(plan, specs, strict=True)):
+            if old == new:
+                continue
+            for name in ("game", "seed"):
+                if getattr(old, name) != getattr(new, name):
+                    raise ResumeMismatchError(
+                        f"run {info.id} ({info.label}): match {i} has {name} {getattr(old, name)!r}, "
+                        f"these options give {getattr(new, name)!r}{how}{hint}"
+                    )
+            if [_base(a) for a in old.agents] != [_base(a) for a in new.agents]:
+                raise ResumeMismatchError(
+                    f"run {info.id} ({info.label}): match {i} is played by {', '.join(old.agents)}, "
+                    f"these options give {', '.join(new.agents)}{how}{hint}"
+                )
+            for name in _SPEC_FIELDS:
+                if name not in notes and getattr(old, name) != getattr(new, name):
+                    notes[name] = f"{name} differs from the stored plan (match {i}: stored {getattr(old, name)!r})"
+        if notes:
+            notes["_"] = f"run {info.id} continues with its stored plan"
+        return plan, list(notes.values())
 
     # -- reading ---------------------------------------------------------------
     def runs(self) -> list[RunInfo]:
@@ -392,12 +443,15 @@ def run_stored(
     run_seed: int | None = None,
     on_start: Callable[[int, int], None] | None = None,
     on_result: Callable[[MatchResult], None] | None = None,
+    on_note: Callable[[str], None] | None = None,
 ) -> tuple[int, list[MatchResult]]:
     """Run matches through :func:`~snakelab.harness.run.run_many`, storing each as it arrives.
 
-    The key of a match is its position in ``specs``. When resuming, only the
-    positions not yet stored are played; the result list merges stored and new
-    results in spec order, so it equals the list an uninterrupted run returns.
+    The key of a match is its position in ``specs``. When resuming, ``specs`` are
+    checked against the run's stored plan (see :meth:`Store.resume`) and only the
+    positions not yet stored are played, from the stored plan; the result list
+    merges stored and new results in plan order, so it equals the list an
+    uninterrupted run returns.
 
     Args:
         specs: The planned matches, in order.
@@ -410,6 +464,8 @@ def run_stored(
         run_seed: The run seed, recorded with a new run.
         on_start: Called once with ``(run_id, matches already stored)`` before play.
         on_result: Called with every newly played result as it arrives.
+        on_note: Called with remarks for the user (e.g. that a resumed run continues
+            with its stored plan although some agent parameters differ).
 
     Returns:
         The run id and every result in spec order.
@@ -421,7 +477,11 @@ def run_stored(
     specs = list(specs)
     if resume is not None:
         rid = store.run(resume).id
-        done = store.resume(rid, specs)
+        specs, notes = store.resume(rid, specs)
+        for note in notes:
+            if on_note is not None:
+                on_note(note)
+        done = store.results(rid)
     else:
         rid = store.create_run(specs, label, command=command, run_seed=run_seed)
         done = {}
@@ -444,6 +504,11 @@ def run_stored(
         r.index = spec.index  # the caller's own numbering, as run_many would give it
         out.append(r)
     return rid, out
+
+
+def _base(agent: str) -> str:
+    """An agent string without its parameters (``arena.bot(path=x)`` -> ``arena.bot``)."""
+    return agent.partition("(")[0].strip()
 
 
 def _run_info(row: tuple[Any, ...]) -> RunInfo:
