@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from snakelab.core.game import BaseAgent, Budget, GameInfo
-from snakelab.games.snakgame.kernels import label_components, long_path, region_worth, split_race
+from snakelab.games.snakgame.kernels import end_options, label_components, long_path, region_worth
 from snakelab.games.snakgame.rules import EXIT, Move, State
 
 
@@ -276,11 +276,14 @@ class ChampionAgent(BaseAgent):
 
     Args:
         hug: Weight of the number of taken neighbours of the target cell.
+        cap: Regions of this many cells count as "plenty" (0: free cells / 64).
+        samples: Random free cells tried for each new snake after the first.
     """
 
-    def __init__(self, hug: int = 1, cap: int = 0) -> None:
+    def __init__(self, hug: int = 1, cap: int = 0, samples: int = 24) -> None:
         self.hug = int(hug)
         self.cap = int(cap)
+        self.samples = int(samples)
 
     def reset(self, info: GameInfo, player: int, seed: int) -> None:
         """Forget any previous game."""
@@ -296,22 +299,7 @@ class ChampionAgent(BaseAgent):
         self._queue = np.empty(4 * size, np.int32)
         self._hdir = [1, 1]  # horizontal sweep direction of head and tail: +1 right, -1 left
         self._cap = self.cap or max(256, s.free // 64)
-
-    def _worth(self, s: State, t: int) -> int:
-        """Cells an end standing on ``t`` can still reach, ``self._cap`` meaning "plenty"."""
-        self._base += 8
-        return int(region_worth(_occ(s), s.n, s.m, t, self._cap, self._mark, self._base, self._queue))
-
-    def _separate(self, s: State, cands: list[int], worth: list[int]) -> None:
-        """Several "plenty" targets of one end: check they are one region; else rank the parts."""
-        big = [i for i, w in enumerate(worth) if w >= self._cap]
-        if len(big) < 2:
-            return
-        self._base += 8
-        seeds = np.array([cands[i] for i in big], np.int64)
-        sizes, closed = split_race(_occ(s), s.n, s.m, -1, seeds, self._mark, self._base, self._queue)
-        for i, sz, cl in zip(big, sizes, closed, strict=True):
-            worth[i] = int(sz) if cl else _BIG
+        self._started = False
 
     def act(self, observation: Any, budget: Budget | None) -> Move:
         """One move."""
@@ -321,29 +309,23 @@ class ChampionAgent(BaseAgent):
         if not s.length:
             return self._new_snake(s)
         n, m, occ = s.n, s.m, s.occ
+        grid = _occ(s)
         best_key: tuple[int, ...] | None = None
         best: tuple[int, int, int] = (-1, -1, 0)
         ends = (s.head,) if s.head == s.tail else (s.head, s.tail)
         for k, e in enumerate(ends):
+            self._base += 32
+            room = end_options(grid, n, m, e, self._cap, self._mark, self._base, self._queue, _BIG)
             # The head falls (down first), the tail rises (up first); each sweeps along its row.
             down = m if k == 0 else -m
             hd = self._hdir[k]
-            c = e % m
-            cands: list[int] = []
-            prefs: list[int] = []
-            for t, pref in ((e + down, 3), (e + hd, 2), (e - hd, 1), (e - down, 0)):
-                if pref >= 2 and pref == 2 and not 0 <= c + hd < m:
+            for d in range(4):
+                w = int(room[d])
+                if w < 0:
                     continue
-                if pref == 1 and not 0 <= c - hd < m:
-                    continue
-                if pref in (0, 3) and not 0 <= t < n * m:
-                    continue
-                if not occ[t]:
-                    cands.append(t)
-                    prefs.append(pref)
-            worth = [self._worth(s, t) for t in cands]
-            self._separate(s, cands, worth)
-            for t, pref, w in zip(cands, prefs, worth, strict=True):
+                t = e + _DELTA[d] * (m if d % 2 == 0 else 1)
+                step = t - e
+                pref = 3 if step == down else 2 if step == hd else 0 if step == -down else 1
                 taken = 0
                 tr, tc = divmod(t, m)
                 for okn, x in ((tr > 0, t - m), (tr < n - 1, t + m), (tc > 0, t - 1), (tc < m - 1, t + 1)):
@@ -361,13 +343,28 @@ class ChampionAgent(BaseAgent):
 
     def _new_snake(self, s: State) -> Move:
         occ = _occ(s)
-        labels, sizes = label_components(occ, s.n, s.m)
-        big = int(np.argmax(sizes))
-        # Start at the top of the largest region: the head falls and sweeps it from the
-        # bottom up while the tail waits at the top, in reserve, to sweep down.
-        cell = int(np.flatnonzero(labels == big)[0])
         self._hdir = [1, 1]
+        if not self._started:
+            # The first snake: at the top of the largest region. The head falls and sweeps
+            # it from the bottom up while the tail waits at the top, in reserve.
+            self._started = True
+            labels, sizes = label_components(occ, s.n, s.m)
+            return _new(s, int(np.flatnonzero(labels == int(np.argmax(sizes)))[0]))
+        # Later snakes: the roomiest of a few random free cells (a full labelling per new
+        # snake would cost O(n·m) thousands of times on a fragmented type-2 grid).
+        rng = self._rng
+        best_key = (-1, 0)
+        cell = -1
+        for _ in range(self.samples):
+            c = s.kth_empty(rng.randrange(s.free))
+            self._base += 8
+            w = int(region_worth(occ, s.n, s.m, c, self._cap, self._mark, self._base, self._queue))
+            key = (w, -len(s.empty_neighbours(c)))
+            if key > best_key:
+                best_key, cell = key, c
         return _new(s, cell)
 
 
 _BIG = 1 << 40
+# Clockwise directions 0 up, 1 right, 2 down, 3 left: the sign of the step (rows for 0 and 2).
+_DELTA = (-1, 1, 1, -1)

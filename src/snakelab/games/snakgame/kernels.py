@@ -141,6 +141,7 @@ def split_race(
     mark: np.ndarray,
     base: int,
     queue: np.ndarray,
+    budget: int = 0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Which of ``seeds`` stay connected once ``removed`` is taken, and how big the parts are.
 
@@ -158,6 +159,8 @@ def split_race(
             this call", so callers pass a new ``base`` (≥ 4 more) each time instead of clearing.
         base: This call's mark base.
         queue: Work array of at least ``4·n·m`` int32.
+        budget: Stop after visiting this many cells in all (0: no limit); the parts
+            still growing then count as open.
 
     Returns:
         ``(sizes, closed)`` per seed: the cells found in its part, and whether that part
@@ -198,6 +201,12 @@ def split_race(
                 qt[g] += 1
         if not grew:
             break
+        if budget > 0:
+            seen = 0
+            for g in range(k):
+                seen += qt[g]
+            if seen >= budget:
+                break
         # Stop once every root but at most one is finished (or all have merged).
         roots = 0
         open_roots = 0
@@ -306,3 +315,103 @@ def region_worth(
         if not pending or not grew:
             break
     return best
+
+
+@njit(cache=True)
+def _ring_sides(occ: np.ndarray, n: int, m: int, c: int, side: np.ndarray) -> int:
+    """Group the free 4-neighbours of ``c`` that are joined through the 8 cells around it.
+
+    Writes ``side[d]`` (clockwise d: 0 up, 1 right, 2 down, 3 left) = group number, or -1
+    for a taken neighbour; returns the number of groups. Neighbours in one group are
+    certainly connected without ``c``; different groups may or may not be.
+    """
+    r = c // m
+    col = c % m
+    free = np.zeros(4, np.bool_)
+    parent = np.arange(4)
+    for d in range(4):
+        x = _step(c, d, n, m)
+        free[d] = x >= 0 and occ[x] == 0
+        side[d] = -1
+    for d in range(4):
+        nd = (d + 1) % 4
+        if not (free[d] and free[nd]):
+            continue
+        # The diagonal between d and d+1: up-right, down-right, down-left, up-left.
+        rr = r + (-1 if d in (0, 3) else 1)
+        cc = col + (1 if d in (0, 1) else -1)
+        if 0 <= rr < n and 0 <= cc < m and occ[rr * m + cc] == 0:
+            a = _find(parent, d)
+            b = _find(parent, nd)
+            if a != b:
+                parent[b] = a
+    groups = 0
+    label = np.full(4, -1, np.int64)
+    for d in range(4):
+        if not free[d]:
+            continue
+        root = _find(parent, d)
+        if label[root] < 0:
+            label[root] = groups
+            groups += 1
+        side[d] = label[root]
+    return groups
+
+
+@njit(cache=True)
+def end_options(
+    occ: np.ndarray,
+    n: int,
+    m: int,
+    e: int,
+    cap: int,
+    mark: np.ndarray,
+    base: int,
+    queue: np.ndarray,
+    big: int,
+) -> np.ndarray:
+    """How much room each move of the snake end on ``e`` leaves it (clockwise, 0 up .. 3 left).
+
+    -1 marks a taken neighbour; ``big`` means "plenty" (at least ``cap`` cells, or a
+    part still growing when the others were measured). Two questions, asked only where
+    the 8 cells around show they can matter: do the free neighbours of ``e`` lie in
+    different regions (a lockstep :func:`split_race` between the groups), and does
+    entering a neighbour split its region (:func:`region_worth` of the largest side)?
+
+    Args:
+        occ: Flat grid, 0 = free.
+        n: Rows.
+        m: Columns.
+        e: The end's cell.
+        cap: Sizes from this up count as ``big``.
+        mark: Work array of ``n·m`` int64; this call uses marks ``base .. base+19``.
+        base: This call's mark base.
+        queue: Work array of at least ``4·n·m`` int32.
+        big: The value meaning "plenty".
+    """
+    out = np.full(4, -1, np.int64)
+    side = np.empty(4, np.int64)
+    groups = _ring_sides(occ, n, m, e, side)
+    gworth = np.full(4, big, np.int64)
+    if groups > 1:
+        seeds = np.empty(groups, np.int64)
+        for d in range(4):
+            if side[d] >= 0:
+                seeds[side[d]] = _step(e, d, n, m)
+        sizes, closed = split_race(occ, n, m, -1, seeds, mark, base, queue, 16 * cap)
+        for g in range(groups):
+            if closed[g]:
+                gworth[g] = sizes[g]
+    tside = np.empty(4, np.int64)
+    for d in range(4):
+        if side[d] < 0:
+            continue
+        t = _step(e, d, n, m)
+        w = gworth[side[d]]
+        if _ring_sides(occ, n, m, t, tside) > 1:
+            # Entering t may cut its region: the end keeps only the largest side.
+            sw = region_worth(occ, n, m, t, cap, mark, base + 4 + d * 4, queue)
+            if sw < cap and sw < w:
+                w = sw
+        out[d] = w
+    return out
