@@ -37,12 +37,12 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+ARTIFACTS = Path(os.environ.get("SNAKELAB_TEST_ARTIFACTS", Path(__file__).resolve().parents[2] / "test-artifacts"))
 
 # One short replay per game: game string, agents (None: random legal moves), max steps.
 REPLAY_GAMES: dict[str, tuple[str, tuple[str, ...] | None, int | None]] = {
     "classic": ("classic(width=6,height=6)", ("classic.hamilton-shortcut",), None),
-    "snakgame": ("snakgame(type=0,rows=10,cols=14)", ("snakgame.champion",), None),
+    "snakgame": ("snakgame(type=0,rows=10,cols=14)", ("snakgame.greedy",), None),
     "arena": ("arena(game_width=16,game_height=16,duration=3)", ("arena.greedy",) * 4, None),
     "hextris": ("hextris(problem=1,source_length=3)", None, 300),
 }
@@ -194,7 +194,7 @@ def page(browser: Any, server: LiveServer, request: pytest.FixtureRequest) -> It
         for when in ("setup", "call")
     )
     if failed:
-        ARTIFACTS.mkdir(exist_ok=True)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
         name = re.sub(r"[^\w.-]+", "_", request.node.nodeid)[-150:]
         pg.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
     context.close()
