@@ -5,12 +5,16 @@ from typing import Any
 from snakelab.core.game import Agent
 from snakelab.core.registry import register_agent, register_game
 from snakelab.games.arena.agents import GreedyAgent, RandomAgent
+from snakelab.games.arena.champion import ChampionAgent
 from snakelab.games.arena.render import to_rich
 from snakelab.games.arena.rules import Action, Config, Game, State, Termination, make_game
 
 register_game("arena", make_game, "snAIke: 4 snakes, 2 apples, 3 zombies, simultaneous moves", render=to_rich)
 register_agent("arena", "random", RandomAgent, "a uniformly random move that does not reverse")
 register_agent("arena", "greedy", GreedyAgent, "the original engine's filler: nearest apple, avoid occupied cells")
+register_agent(
+    "arena", "champion", ChampionAgent, "simulates each move (zombies exactly), flood fill, apple races, look-ahead"
+)
 
 
 def _bot(**kwargs: Any) -> Agent:

@@ -1,0 +1,346 @@
+"""``snakelab arena``: run a snAIke game with external bots, run tournaments."""
+
+from __future__ import annotations
+
+import math
+import secrets
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from snakelab.cli.common import EXECUTOR_HELP, LiveView, console, fail, print_json, run_matches
+from snakelab.core.errors import ConfigError, SnakelabError
+from snakelab.core.game import Agent, Budget
+from snakelab.core.registry import format_spec, make_agent
+from snakelab.harness.match import MatchResult, MatchSpec, play
+from snakelab.harness.run import match_seeds
+
+NAME = "arena"
+app = typer.Typer(
+    help="snAIke: 4 snakes, apples and zombies; bots in any language over stdin/stdout.", no_args_is_help=True
+)
+
+SEAT_FLAGS = {
+    "-p": "python",
+    "--python-bot": "python",
+    "-j": "java",
+    "--jar": "java",
+    "-e": "exec",
+    "--exec": "exec",
+    "-b": "builtin",
+    "--builtin": "builtin",
+}
+
+
+def parse_seats(args: list[str]) -> list[tuple[str, str]]:
+    """Seats in command-line order from ``-p FILE -j FILE -e FILE -b NAME`` arguments.
+
+    Raises:
+        ConfigError: for an unknown argument or a flag without its value.
+    """
+    seats: list[tuple[str, str]] = []
+    k = 0
+    while k < len(args):
+        flag = args[k]
+        kind = SEAT_FLAGS.get(flag)
+        if kind is None:
+            raise ConfigError(f"unexpected argument {flag!r}: add players with -p FILE, -j FILE, -e FILE or -b NAME")
+        if k + 1 >= len(args):
+            raise ConfigError(f"{flag} needs a value")
+        seats.append((kind, args[k + 1]))
+        k += 2
+    return seats
+
+
+def builtin_ref(name: str) -> str:
+    """Accept ``greedy`` as well as ``arena.greedy``."""
+    return name if name.startswith("arena.") else f"arena.{name}"
+
+
+def load_game_config(config: list[Path] | None, folder: Path = Path()) -> tuple[dict[str, Any], int | None, list[Path]]:
+    """Game parameters and seed from ``--config`` files, else from ``snake_config*`` files in ``folder``."""
+    from snakelab.games.arena.config import find_config_files, load_config_files
+
+    files = list(config) if config else find_config_files(folder)
+    fc = load_config_files(files)
+    return fc.params, fc.seed, files
+
+
+def game_string(params: dict[str, Any]) -> str:
+    """The canonical game string (validated)."""
+    from snakelab.games.arena.rules import Game, make_game
+
+    game: Game = make_game(**params)
+    return game.info.name
+
+
+def ranking_rows(result: MatchResult) -> list[dict[str, Any]]:
+    """One row per snake, best first, with the figures the ``--json`` output promises."""
+    d = result.outcome.details
+    rows = []
+    for rank, p in enumerate(d["ranking"], 1):
+        rows.append(
+            {
+                "rank": rank,
+                "player": p,
+                "agent": result.agents[p],
+                "longest": d["longest"][p],
+                "kills": d["kills"][p],
+                "deaths": d["deaths"][p],
+                "timeouts": d["timeouts"][p],
+                "invalid": d["invalid"][p],
+                "crashes": d["crashes"][p],
+            }
+        )
+    return rows
+
+
+@app.command(
+    "run",
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+)
+def run_cmd(
+    ctx: typer.Context,
+    config: list[Path] | None = typer.Option(
+        None, "--config", "-c", help="Config file(s); default: every snake_config* file here."
+    ),
+    seed: int | None = typer.Option(None, "--seed", "-s", help="Game seed (overrides random_seed)."),
+    lockstep: bool = typer.Option(False, "--lockstep", help="Wait for every bot's answer (reproducible)."),
+    timeout: float = typer.Option(10.0, "--timeout", help="Lockstep: seconds a bot may take per answer."),
+    replay: Path | None = typer.Option(None, "--replay", help="Write a replay file."),
+    as_json: bool = typer.Option(False, "--json", help="Print the ranking as JSON."),
+    no_view: bool = typer.Option(False, "--no-view", help="No live view of the board."),
+    run_dir: Path | None = typer.Option(None, "--run-dir", help="Folder for the bots' log and error files."),
+    python: str = typer.Option("python3", "--python", help="Interpreter for -p bots."),
+    startup: float = typer.Option(1.0, "--startup", help="Real time: seconds bots get to start."),
+) -> None:
+    """Play one game. Players in order: -p bot.py, -j bot.jar, -e ./bot, -b NAME (built-in).
+
+    Empty seats get the built-in greedy agent. Each bot's log lines and standard
+    error go to its own files in the run folder.
+    """
+    from snakelab.harness.bots import BotAgent
+
+    try:
+        seats = parse_seats(list(ctx.args))
+        params, file_seed, files = load_game_config(config)
+        gstr = game_string(params)
+        from snakelab.core.registry import make
+
+        game = make(gstr)
+        cfg = game.info.config
+        if len(seats) > cfg.num_snakes:
+            raise ConfigError(f"{len(seats)} players for {cfg.num_snakes} seats: set num_snakes in a config file")
+        the_seed = seed if seed is not None else file_seed if file_seed is not None else secrets.randbelow(2**31)
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        folder = run_dir or Path("arena_runs") / f"{stamp}-seed{the_seed}"
+        agents: list[Agent] = []
+        names: list[str] = []
+        bots: list[BotAgent] = []
+        for kind, value in seats:
+            if kind == "builtin":
+                ref = builtin_ref(value)
+                agents.append(make_agent(ref))
+                names.append(ref)
+            else:
+                b = BotAgent(
+                    value,
+                    kind=kind,
+                    lockstep=lockstep,
+                    timeout_s=timeout,
+                    run_dir=str(folder),
+                    python=python,
+                    startup_s=startup,
+                )
+                agents.append(b)
+                bots.append(b)
+                names.append(f"{kind}:{value}")
+        while len(agents) < cfg.num_snakes:
+            agents.append(make_agent("arena.greedy"))
+            names.append("arena.greedy")
+        budget = Budget(time_s=cfg.speed / 1000)
+        if not as_json and files:
+            console.print(f"config: {', '.join(map(str, files))}")
+        if no_view or as_json:
+            res = play(game, agents, the_seed, agent_names=names, budget=budget, replay=replay)
+        else:
+            with LiveView("arena", 1000 / cfg.speed) as view:
+                res = play(game, agents, the_seed, agent_names=names, budget=budget, replay=replay, on_step=view)
+    except SnakelabError as exc:
+        fail(str(exc))
+    rows = ranking_rows(res)
+    logs = {f"player {b.player}": {"log": str(b.log_path), "err": str(b.err_path)} for b in bots}
+    if as_json:
+        print_json(
+            {
+                "game": res.game,
+                "seed": the_seed,
+                "steps": res.steps,
+                "termination": res.outcome.termination,
+                "ranking": rows,
+                "notices": res.notices,
+                "replay": str(replay) if replay else None,
+                "logs": logs,
+            }
+        )
+        return
+    from rich.table import Table
+
+    table = Table(title=f"{res.game}, seed {the_seed}, {res.steps} steps ({res.outcome.termination.lower()})")
+    for col in ("rank", "player", "agent", "longest", "kills", "deaths", "timeouts", "invalid", "crashes"):
+        table.add_column(col, justify="left" if col == "agent" else "right")
+    for r in rows:
+        table.add_row(*(str(r[c]) for c in r))
+    console.print(table)
+    for note in res.notices:
+        console.print(f"[yellow]note:[/] {note}")
+    for who, paths in logs.items():
+        console.print(f"{who}: log {paths['log']}, errors {paths['err']}")
+    if replay is not None:
+        console.print(f"replay written to {replay}")
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95% by default)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def bot_ref(bot: str, timeout: float, run_dir: str, python: str) -> tuple[str, str]:
+    """(label, agent string) of a tournament entry: a built-in name or a bot file."""
+    p = Path(bot)
+    if p.suffix in (".py", ".jar") or (p.exists() and p.is_file()):
+        params = {
+            "path": str(p.resolve()),
+            "lockstep": True,
+            "timeout_s": timeout,
+            "run_dir": run_dir,
+            "python": python,
+        }
+        return p.name, format_spec("arena.bot", params)
+    ref = builtin_ref(bot)
+    make_agent(ref)  # validate the name now, not in a worker
+    return ref, ref
+
+
+def tournament_specs(
+    refs: list[str], seats: int, games: int, seed: int, gstr: str, speed_ms: int
+) -> tuple[list[MatchSpec], list[list[int]]]:
+    """Matches with rotating seats, and per match the entry index of each seat (-1: greedy filler).
+
+    Game k seats the entries rotated by k; with fewer entries than seats the rest
+    are greedy fillers, with more the entries take turns sitting out.
+    """
+    specs: list[MatchSpec] = []
+    lineups: list[list[int]] = []
+    n = len(refs)
+    for k, s in enumerate(match_seeds(seed, games)):
+        lineup = [-1] * seats
+        if n <= seats:
+            for e in range(n):
+                lineup[(e + k) % seats] = e
+        else:
+            for i in range(seats):
+                lineup[i] = (k + i) % n
+        agents = tuple(refs[e] if e >= 0 else "arena.greedy" for e in lineup)
+        specs.append(MatchSpec(gstr, agents, s, budget=Budget(time_s=speed_ms / 1000), measure=True, index=k))
+        lineups.append(lineup)
+    return specs, lineups
+
+
+def summarise(labels: list[str], results: list[MatchResult], lineups: list[list[int]]) -> list[dict[str, Any]]:
+    """Per entry label: games, wins, win rate with its 95% Wilson interval, mean longest, p99 move time."""
+    stats: dict[str, dict[str, Any]] = {}
+    for res in results:
+        lineup = lineups[res.index]
+        d = res.outcome.details
+        for seat, entry in enumerate(lineup):
+            label = labels[entry] if entry >= 0 else "arena.greedy (filler)"
+            st = stats.setdefault(label, {"games": 0, "wins": 0, "longest": 0, "times": []})
+            st["games"] += 1
+            st["wins"] += int(res.outcome.winner == seat)
+            st["longest"] += d["longest"][seat]
+            if res.move_times:
+                st["times"].extend(res.move_times[seat])
+    rows = []
+    for label, st in stats.items():
+        lo, hi = wilson(st["wins"], st["games"])
+        times = sorted(st["times"])
+        p99 = 1e3 * times[min(len(times) - 1, int(0.99 * len(times)))] if times else None
+        rows.append(
+            {
+                "bot": label,
+                "games": st["games"],
+                "wins": st["wins"],
+                "win_rate": st["wins"] / st["games"],
+                "ci95": [lo, hi],
+                "mean_longest": st["longest"] / st["games"],
+                "p99_move_ms": p99,
+            }
+        )
+    rows.sort(key=lambda r: -r["win_rate"])
+    return rows
+
+
+@app.command("tournament")
+def tournament_cmd(
+    bots: list[str] = typer.Argument(..., help="Built-in agents (greedy, champion...) or bot files."),
+    games: int = typer.Option(20, "--games", "-n", help="Number of games."),
+    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0: all cores)."),
+    seed: int = typer.Option(1, "--seed", "-s", help="Run seed (per-game seeds derive from it)."),
+    config: list[Path] | None = typer.Option(None, "--config", "-c", help="Config file(s) for the games."),
+    timeout: float = typer.Option(10.0, "--timeout", help="Seconds a bot may take per answer (lockstep)."),
+    executor: str | None = typer.Option(None, "--executor", help=EXECUTOR_HELP),
+    resume: str | None = typer.Option(None, "--resume", help="Continue a stored run by its id."),
+    run_dir: Path | None = typer.Option(None, "--run-dir", help="Folder for bot log and error files."),
+    python: str = typer.Option("python3", "--python", help="Interpreter for .py bots."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
+) -> None:
+    """Play many lockstep games with rotating seats; win rates with 95% intervals."""
+    if games < 1:
+        fail("--games must be ≥ 1")
+    try:
+        params, _file_seed, _files = load_game_config(config)
+        gstr = game_string(params)
+        from snakelab.core.registry import make
+
+        cfg = make(gstr).info.config
+        folder = str(run_dir or Path("arena_runs") / f"tournament-{datetime.now(UTC).strftime('%Y%m%d-%H%M%S')}")
+        entries = [bot_ref(b, timeout, folder, python) for b in bots]
+        labels = [label for label, _ in entries]
+        specs, lineups = tournament_specs([ref for _, ref in entries], cfg.num_snakes, games, seed, gstr, cfg.speed)
+        t0 = time.perf_counter()
+        results = run_matches(specs, f"arena tournament, {games} games", executor=executor, jobs=jobs, resume=resume)
+        wall = time.perf_counter() - t0
+    except SnakelabError as exc:
+        fail(str(exc))
+    rows = summarise(labels, results, lineups)
+    if as_json:
+        print_json({"game": gstr, "games": len(results), "seed": seed, "wall_s": wall, "bots": rows})
+        return
+    from rich.table import Table
+
+    table = Table(title=f"{gstr}: {len(results)} games, seed {seed} (win = ranked first)")
+    for col in ("bot", "games", "wins", "win rate", "95% CI", "mean longest", "p99 move ms"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for r in rows:
+        lo, hi = r["ci95"]
+        p99 = "-" if r["p99_move_ms"] is None else f"{r['p99_move_ms']:.1f}"
+        table.add_row(
+            r["bot"],
+            str(r["games"]),
+            str(r["wins"]),
+            f"{r['win_rate']:.1%}",
+            f"{lo:.1%}–{hi:.1%}",
+            f"{r['mean_longest']:.1f}",
+            p99,
+        )
+    console.print(table)

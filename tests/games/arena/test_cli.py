@@ -1,0 +1,136 @@
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from snakelab.cli import app
+from snakelab.cli.arena import parse_seats, tournament_specs, wilson
+from snakelab.core.errors import ConfigError
+from snakelab.core.replay import verify
+
+runner = CliRunner()
+BOTS = Path(__file__).parent / "bots"
+SMALL = "gw 16\ngh 16\nduration 1\nspeed 20\n"
+
+
+def _snakelab(*args, cwd=None):
+    return subprocess.run(
+        [sys.executable, "-c", "from snakelab.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=cwd,
+    )
+
+
+def _json(out):
+    return json.loads(out[out.index("{") :])
+
+
+def test_seats_keep_command_line_order():
+    assert parse_seats(["-b", "champion", "-p", "a.py", "-e", "./x", "-j", "b.jar"]) == [
+        ("builtin", "champion"),
+        ("python", "a.py"),
+        ("exec", "./x"),
+        ("java", "b.jar"),
+    ]
+    with pytest.raises(ConfigError, match="unexpected argument"):
+        parse_seats(["bot.py"])
+    with pytest.raises(ConfigError, match="needs a value"):
+        parse_seats(["-p"])
+
+
+def test_run__config_file_bots_json_replay(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "snake_config.txt").write_text(SMALL)
+    r = runner.invoke(
+        app,
+        [
+            "arena", "run", "-p", str(BOTS / "steady_bot.py"), "-b", "champion", "--lockstep", "--seed", "4",
+            "--json", "--replay", "r.jsonl", "--python", sys.executable, "--run-dir", "runs",
+        ],
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    obj = _json(r.stdout)
+    assert obj["game"] == "arena(game_width=16,game_height=16,duration=1,speed=20)" and obj["steps"] == 50
+    rows = obj["ranking"]
+    assert [row["rank"] for row in rows] == [1, 2, 3, 4]
+    assert {row["agent"] for row in rows} >= {"arena.champion", "arena.greedy"}
+    for key in ("longest", "kills", "deaths", "timeouts", "crashes"):
+        assert all(key in row for row in rows)
+    assert (tmp_path / "runs" / "p0-steady_bot.log").read_text().startswith("step 1")
+    assert verify(tmp_path / "r.jsonl") == 50
+
+
+def test_run__view_draws_the_final_board(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "snake_config.txt").write_text(SMALL)
+    r = runner.invoke(app, ["arena", "run", "-b", "random", "--seed", "1"])
+    assert r.exit_code == 0, r.output
+    assert "longest" in r.output and "+----------------+" in r.output
+
+
+@pytest.mark.parametrize(
+    ("files", "args", "needle"),
+    [
+        ({"snake_config.txt": "speed 20\nzombies 3\n"}, [], "snake_config.txt:2: unknown key 'zombies'"),
+        ({"my_snake_config": "gw 20\ngh wide\n"}, [], "my_snake_config:2: key 'gh'"),
+        ({}, ["-b", "greedy"] * 5, "5 players for 4 seats"),
+        ({}, ["-b", "nope"], "unknown agent 'nope'"),
+        ({}, ["-p", "missing.py"], "does not exist"),
+        ({}, ["stray"], "unexpected argument"),
+    ],
+)
+def test_run__errors(tmp_path, monkeypatch, files, args, needle):
+    monkeypatch.chdir(tmp_path)
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    r = runner.invoke(app, ["arena", "run", "--no-view", *args])
+    assert r.exit_code == 2 and needle in r.output, r.output
+    assert "Traceback" not in r.output
+
+
+def test_run__error_is_one_line_from_the_console_script(tmp_path):
+    (tmp_path / "snake_config.txt").write_text("speed 20\nzombies 3\n")
+    r = _snakelab("arena", "run", "--no-view", cwd=tmp_path)
+    assert r.returncode == 2 and "snake_config.txt:2: unknown key 'zombies'" in r.stderr
+    assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_tournament__rotating_seats_and_intervals(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    cfg = tmp_path / "cfg"
+    cfg.write_text("gw 20\ngh 20\nduration 2\nspeed 20\n")
+    r = runner.invoke(
+        app,
+        [
+            "arena", "tournament", "champion", "greedy", str(BOTS / "steady_bot.py"), "--games", "3", "-j", "1",
+            "--config", str(cfg), "--json", "--python", sys.executable, "--seed", "2",
+        ],
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    obj = _json(r.stdout)
+    assert obj["games"] == 3
+    rows = {row["bot"]: row for row in obj["bots"]}
+    assert set(rows) == {"arena.champion", "arena.greedy", "steady_bot.py", "arena.greedy (filler)"}
+    assert rows["arena.champion"]["games"] == 3 and rows["steady_bot.py"]["games"] == 3
+    assert sum(row["wins"] for row in rows.values()) == 3
+    for row in rows.values():
+        lo, hi = row["ci95"]
+        assert 0 <= lo <= row["win_rate"] <= hi <= 1 and row["mean_longest"] >= 5
+
+
+def test_tournament_specs_rotate_seats():
+    specs, lineups = tournament_specs(["A", "B"], 4, 4, 1, "arena", 50)
+    assert [lu.index(0) for lu in lineups] == [0, 1, 2, 3]  # entry 0 visits every seat
+    assert all(sorted(lu) == [-1, -1, 0, 1] for lu in lineups)
+    assert len({s.seed for s in specs}) == 4 and specs[0].agents.count("arena.greedy") == 2
+
+
+def test_wilson_interval():
+    lo, hi = wilson(160, 200)
+    assert 0.73 < lo < 0.8 < hi < 0.86
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
