@@ -56,7 +56,7 @@ def test_a_bad_combination_names_the_files(tmp_path):
     f = tmp_path / "snake_config.txt"
     f.write_text("gw 8\ngh 8\n")
     fc = load_config_files([f])
-    with pytest.raises(ConfigError, match="snake_config.txt:1"):
+    with pytest.raises(ConfigError, match=r"snake_config\.txt:1"):
         config_from_files(fc)
 
 
