@@ -188,6 +188,7 @@ def bench_cmd(
     game: str | None = typer.Option(None, "--game", help="Play every file on this game string instead."),
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0: all cores)."),
     executor: str | None = typer.Option(None, "--executor", help=EXECUTOR_HELP),
+    resume: str | None = typer.Option(None, "--resume", help="Continue a stored run (its id)."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
 ) -> None:
     """Play the seeded test files and compare the total with ``editorial`` on the same files."""
@@ -206,7 +207,14 @@ def bench_cmd(
         # Longest files first, so the pool is not left waiting on one big file at the end.
         order = sorted(range(len(specs)), key=lambda i: -("type=2" in specs[i].game))
         t0 = time.perf_counter()
-        results = run_matches([specs[i] for i in order], f"{ref} on {files} files", executor=executor, jobs=jobs)
+        results = run_matches(
+            [specs[i] for i in order],
+            f"snakgame {ref} on {files} files",
+            executor=executor,
+            jobs=jobs,
+            resume=resume,
+            run_seed=seed,
+        )
         wall = time.perf_counter() - t0
     except SnakelabError as exc:
         fail(str(exc))
