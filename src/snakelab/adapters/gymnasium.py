@@ -27,6 +27,14 @@ itself stays a plain array.
     Reversing onto the neck is illegal in the game; here it ends the episode with
     reward -1 and ``info["illegal_action"] = True`` (``illegal="raise"`` raises
     instead), so agents that ignore the mask learn to avoid it.
+
+``snakelab/Blind-v0`` (:class:`BlindEnv`)
+    The blind snake on a ``width`` × ``height`` torus the agent does not know.
+    Observation: the number of moves made so far, ``Discrete(max_steps + 1)``; the
+    player knows it anyway and learns nothing else, as the rules say. Actions:
+    ``Discrete(4)`` directions, always legal. Reward: 1 when the head reaches the
+    apple, else 0. ``terminated`` when the apple is found or ``max_steps`` moves
+    (default 35·A·B) are used up; a policy is in effect a fixed move sequence.
 """
 
 from __future__ import annotations
@@ -146,10 +154,67 @@ class ClassicEnv(gymnasium.Env[ObsArray, np.int64]):
         return to_text(self.state)
 
 
+class BlindEnv(gymnasium.Env[np.int64, np.int64]):
+    """The blind snake on a torus as a Gymnasium environment; see the module docstring.
+
+    Args:
+        width: Torus columns A (unknown to the agent).
+        height: Torus rows B (unknown to the agent).
+        render_mode: ``"ansi"`` (text frames) or None.
+        **params: Other blind game parameters (``max_steps``, ``start_x`` ...), as in
+            ``blind(...)`` game strings.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 10}  # noqa: RUF012 - Gymnasium's API
+
+    def __init__(self, width: int = 10, height: int = 10, render_mode: str | None = None, **params: Any) -> None:
+        if render_mode not in (None, "ansi"):
+            raise ConfigError(f"render_mode {render_mode!r} is not supported: use 'ansi' or None")
+        self.game = make(format_spec("blind", {"width": width, "height": height, **params}))
+        self.render_mode = render_mode
+        self.max_steps: int = self.game.info.config.effective_max_steps
+        self.observation_space = spaces.Discrete(self.max_steps + 1)
+        self.action_space = spaces.Discrete(4)
+        self.state: Any = None
+
+    def _info(self) -> dict[str, Any]:
+        mask = np.ones(4, dtype=np.int8) if not self.state.is_over() else np.zeros(4, dtype=np.int8)
+        return {"action_mask": mask, "steps": self.state.steps}
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.int64, dict]:
+        """Start a new game; ``options={"game_seed": n}`` plays the harness's game seed ``n``."""
+        super().reset(seed=seed)
+        game_seed = (options or {}).get("game_seed")
+        game_seed = _seed_from(self.np_random) if game_seed is None else int(game_seed)
+        self.state = self.game.new_state(game_seed)
+        return np.int64(0), self._info()
+
+    def step(self, action: Any) -> tuple[np.int64, float, bool, bool, dict]:
+        """Move one step: reward 1 when the apple is found; the step count is all the agent sees."""
+        if self.state is None:
+            raise IllegalActionError("call reset() before step()")
+        events = self.state.apply((int(action),))
+        found = any(e.kind == "found" for e in events)
+        return np.int64(self.state.steps), 1.0 if found else 0.0, self.state.is_over(), False, self._info()
+
+    def render(self) -> str | None:
+        """Head and apple positions when ``render_mode == "ansi"`` (the agent never sees this)."""
+        if self.render_mode != "ansi" or self.state is None:
+            return None
+        from snakelab.core.registry import game_entry
+
+        render = game_entry("blind").render
+        if render is None:
+            return repr(self.state)
+        drawn = render(self.state)
+        return drawn if isinstance(drawn, str) else str(getattr(drawn, "plain", drawn))
+
+
 def register_envs() -> None:
     """Register every snakelab Gymnasium id (done on import; calling again is harmless)."""
     specs = {
         f"{NAMESPACE}/Classic-v0": "snakelab.adapters.gymnasium:ClassicEnv",
+        f"{NAMESPACE}/Blind-v0": "snakelab.adapters.gymnasium:BlindEnv",
     }
     for env_id, entry in specs.items():
         if env_id not in gymnasium.registry:
