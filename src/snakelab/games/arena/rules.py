@@ -586,14 +586,22 @@ class State:
         occ, nbr, xs, ys = self.occ, self._nbr, self._xs, self._ys
         bodies, alive = self.bodies, self.alive
         for j, z in enumerate(self.zombies):
-            heads = [(xs[b[-1]], ys[b[-1]]) for i, b in enumerate(bodies) if alive[i]]
-            zh = z[-1]
+            hxs = [xs[b[-1]] for i, b in enumerate(bodies) if alive[i]]
+            hys = [ys[b[-1]] for i, b in enumerate(bodies) if alive[i]]
+            nheads = len(hxs)
+            base = 4 * z[-1]
             cands: list[tuple[int, int]] = []
             for d in ZOMBIE_ORDER:
-                c = nbr[4 * zh + d]
+                c = nbr[base + d]
                 if c >= 0:
                     cx, cy = xs[c], ys[c]
-                    dist = min((abs(cx - hx) + abs(cy - hy) for hx, hy in heads), default=0)
+                    dist = 0
+                    if nheads:
+                        dist = 1 << 30
+                        for k in range(nheads):
+                            t = abs(cx - hxs[k]) + abs(cy - hys[k])
+                            if t < dist:  # noqa: PLR1730 - cheaper than a min() call in the hot loop
+                                dist = t
                     cands.append((dist, c))
             cands.sort(key=_first)  # stable: ties keep LEFT, RIGHT, UP, DOWN
             for _dist, c in cands:
