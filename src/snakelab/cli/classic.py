@@ -178,7 +178,9 @@ def bench_cmd(
         for ref in refs:
             specs = [MatchSpec(gstr, (ref,), s, index=i) for i, s in enumerate(match_seeds(seed, games))]
             t0 = time.perf_counter()
-            results = run_matches(specs, f"{ref} on {width}×{height}", executor=executor, jobs=jobs, resume=resume)
+            results = run_matches(
+                specs, f"{ref} on {width}×{height}", executor=executor, jobs=jobs, resume=resume, run_seed=seed
+            )
             wall = time.perf_counter() - t0
             summary = summarise(ref, width, height, results, wall)
             fills[ref] = fill_table(results, start_length, width * height)
