@@ -17,8 +17,10 @@ Answer or Time Limit did. The program is killed at the end whatever happened.
 from __future__ import annotations
 
 import os
+import queue
 import selectors
 import subprocess
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -172,10 +174,24 @@ def run_judge(
     verdict, message = "OK", None
     scripted = list(replies) if replies is not None else None
 
-    def send(lines: Sequence[str]) -> None:
+    # A writer thread, so a program that stops reading (its input pipe full) cannot block
+    # the judge: the judge keeps reading, and the time limit still applies.
+    outbox: queue.Queue[bytes | None] = queue.Queue()
+
+    def pump() -> None:
         assert proc.stdin is not None
-        proc.stdin.write(("\n".join(lines) + "\n").encode())
-        proc.stdin.flush()
+        try:
+            while (data := outbox.get()) is not None:
+                proc.stdin.write(data)
+                proc.stdin.flush()
+        except (BrokenPipeError, ConnectionResetError, ValueError, OSError):
+            pass  # the program is gone; the reading side reports it
+
+    writer_thread = threading.Thread(target=pump, name="snakgame-judge-writer", daemon=True)
+    writer_thread.start()
+
+    def send(lines: Sequence[str]) -> None:
+        outbox.put(("\n".join(lines) + "\n").encode())
 
     try:
         if writer is not None:
@@ -252,8 +268,11 @@ def run_judge(
     except (BrokenPipeError, ConnectionResetError):
         verdict, message = "CRASH", f"the program stopped reading its input before move {moves + 1}"
     finally:
+        outbox.put(None)
+        writer_thread.join(timeout=0.5)  # let a last EXIT reach the program
         reader.close()
         _stop(proc)
+        writer_thread.join(timeout=1.0)
         if writer is not None:
             if st.is_over():
                 writer.finish(st.outcome())

@@ -157,3 +157,12 @@ def test_client_stops_on_exit_and_prints_exit_when_full():
     out = io.StringIO()
     run_client(make_agent("snakgame.greedy"), "greedy", io.StringIO("1 3 1\n1 3\nFREEZE 1\nEXIT\n"), out)
     assert out.getvalue().splitlines() == ["NEW 1 1", "MOVE 1 1 1 2"]
+
+
+def test_judge__a_program_that_never_reads_cannot_block_it(tmp_path):
+    # A type-1 header is far larger than a pipe buffer; this program never reads it.
+    game = make("snakgame(type=1)")
+    prog = _program(tmp_path, "import time\ntime.sleep(60)\n")
+    t0 = time.monotonic()
+    rep = run_judge(game, 1, [sys.executable, str(prog)], time_limit=0.5)
+    assert rep.verdict == "TIMEOUT" and time.monotonic() - t0 < 30
