@@ -15,6 +15,7 @@ import hashlib
 import json
 import math
 import os
+import signal
 from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -189,6 +190,11 @@ def sweep_chunk(task: tuple[str, int, float, int, int]) -> dict[str, Any]:
     return summarise(w, h, covers)
 
 
+def _ignore_sigint() -> None:
+    """Workers leave Ctrl-C to the parent, which saves the finished chunks and stops them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def default_checkpoint(spec: str, max_area: int, cap_ratio: float) -> Path:
     """Where a sweep keeps its finished chunks unless told otherwise."""
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "snakelab" / "blind"
@@ -340,17 +346,25 @@ def run_sweep(
         from snakelab.harness.run import default_jobs
 
         own = executor is None
-        ex = executor if executor is not None else ProcessPoolExecutor(max_workers=jobs or default_jobs())
+        ex = executor
+        if ex is None:
+            ex = ProcessPoolExecutor(max_workers=jobs or default_jobs(), initializer=_ignore_sigint)
         futures: dict[Future[dict[str, Any]], int] = {}
+        finished = False
         try:
             # Heavy chunks (small widths) first, so the pool ends evenly.
             futures = {ex.submit(sweep_chunk, tasks[i]): i for i in sorted(tasks)}
             for fut in as_completed(futures):
                 record(futures[fut], fut.result())
+            finished = True
         finally:
             for fut in futures:
                 fut.cancel()
             if own:
-                ex.shutdown(wait=False, cancel_futures=True)
+                if not finished and isinstance(ex, ProcessPoolExecutor):
+                    # Interrupted: stop the workers now instead of waiting for their chunks.
+                    for proc in list(getattr(ex, "_processes", {}).values()):
+                        proc.terminate()
+                ex.shutdown(wait=True, cancel_futures=True)
     total = merge(done[c.index] for c in plan)
     return finalise(spec, max_area, cap_ratio, total)

@@ -1,0 +1,296 @@
+"""``snakelab blind``: exact cover times, the exhaustive sweep, the seed's experiments, a trace view."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from snakelab.cli.common import EXECUTOR_HELP, console, err_console, fail, make_executor, print_json, progress_bar
+from snakelab.core.errors import SnakelabError
+
+NAME = "blind"
+app = typer.Typer(
+    help="The blind snake on an unknown torus: cover times, exhaustive sweeps, the seed's experiments.",
+    no_args_is_help=True,
+)
+tests_app = typer.Typer(help="The seed's test set: generate it, run a strategy on it.", no_args_is_help=True)
+app.add_typer(tests_app, name="tests")
+
+STRATEGY_HELP = "Strategy: spiral, zigzag, dynamic-zigzag, champion (or NAME(k=...))."
+K_HELP = "Parameter k of dynamic-zigzag."
+
+
+def _strategy(name: str, k: int | None, moves: Path | None = None) -> Any:
+    from snakelab.games.blind.strategies import FileStrategy, make_strategy
+
+    if moves is not None:
+        return FileStrategy(moves)
+    return make_strategy(name, k=k)
+
+
+@app.command("cover")
+def cover_cmd(
+    strategy: str = typer.Option("champion", "--strategy", "-s", help=STRATEGY_HELP),
+    k: int | None = typer.Option(None, "--k", help=K_HELP),
+    width: int = typer.Option(..., "--width", "-W", help="A, columns of the torus."),
+    height: int = typer.Option(..., "--height", "-H", help="B, rows of the torus."),
+    moves: Path | None = typer.Option(None, "--moves", help="Evaluate a move file instead of a strategy."),
+    cap_ratio: float = typer.Option(35.0, "--cap-ratio", help="Give up after this many times S moves."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+) -> None:
+    """Exact cover time of a strategy on one torus (moves until every cell is visited)."""
+    from snakelab.games.blind.evaluate import RunTable, check_grid, fast_covers
+
+    try:
+        check_grid(width, height)
+        if not cap_ratio > 0:
+            fail("--cap-ratio must be > 0")
+        strat = _strategy(strategy, k, moves)
+        size = width * height
+        table = RunTable(strat.moves_array(int(cap_ratio * size) + 1))
+        cover = int(fast_covers(table, [width], [height], cap_ratio)[0])
+    except SnakelabError as exc:
+        fail(str(exc))
+    result = {
+        "strategy": strat.spec,
+        "width": width,
+        "height": height,
+        "cover": cover if cover >= 0 else None,
+        "ratio": cover / size if cover >= 0 else None,
+    }
+    if as_json:
+        print_json(result)
+    elif cover >= 0:
+        console.print(
+            f"{strat.spec} on {width}×{height}: every cell visited after {cover:,} moves = {cover / size:.4f}·S"
+        )
+    else:
+        console.print(f"{strat.spec} on {width}×{height}: [red]not covered[/] within {cap_ratio:g}·S moves")
+
+
+@app.command("sweep")
+def sweep_cmd(
+    strategy: str = typer.Option("champion", "--strategy", "-s", help=STRATEGY_HELP),
+    k: int | None = typer.Option(None, "--k", help=K_HELP),
+    max_area: int = typer.Option(..., "--max-area", "-N", help="Every ordered grid A×B with A·B ≤ N."),
+    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0: all cores; 1: in this process)."),
+    executor: str | None = typer.Option(None, "--executor", help=EXECUTOR_HELP),
+    cap_ratio: float = typer.Option(35.0, "--cap-ratio", help="Give up on a grid after this many times S moves."),
+    checkpoint: Path | None = typer.Option(
+        None, "--checkpoint", help="File of finished chunks (default: a file under ~/.cache/snakelab/blind)."
+    ),
+    fresh: bool = typer.Option(False, "--fresh", help="Ignore (and replace) an existing checkpoint."),
+    no_checkpoint: bool = typer.Option(False, "--no-checkpoint", help="Keep no checkpoint at all."),
+    chunks: int = typer.Option(0, "--chunks", help="Number of work chunks (0: default)."),
+    top: int = typer.Option(10, "--top", help="Worst grids to list in the table view."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    details: bool = typer.Option(False, "--details", help="With --json: add bands, histogram and worst grids."),
+) -> None:
+    """Exact worst cover ratio over every grid A·B ≤ N (resumable: Ctrl-C keeps finished chunks)."""
+    from snakelab.games.blind.sweep import count_grids, default_checkpoint, run_sweep
+
+    try:
+        if max_area < 1:
+            fail(f"--max-area must be ≥ 1, got {max_area}")
+        spec = _strategy(strategy, k).spec
+        ex = make_executor(executor, jobs)
+        path = None if no_checkpoint else checkpoint or default_checkpoint(spec, max_area, cap_ratio)
+        if path is not None and fresh and path.exists():
+            path.unlink()
+    except SnakelabError as exc:
+        fail(str(exc))
+    t0 = time.perf_counter()
+    label = f"{spec}, {count_grids(max_area):,} grids"
+    try:
+        with progress_bar(1, label) as prog:
+            task = prog.task_ids[0]
+
+            def started(total: int, done: int) -> None:
+                prog.update(task, total=total, completed=done)
+
+            res = run_sweep(
+                spec,
+                max_area,
+                cap_ratio=cap_ratio,
+                jobs=jobs,
+                executor=ex,
+                checkpoint=path,
+                chunks=chunks,
+                on_start=started,
+                on_chunk=lambda: prog.advance(task),
+            )
+    except KeyboardInterrupt:
+        where = f"; finished chunks are kept in {path}, run the same command to resume" if path else ""
+        err_console.print(f"interrupted{where}")
+        raise typer.Exit(130) from None
+    except SnakelabError as exc:
+        fail(str(exc))
+    wall = time.perf_counter() - t0
+    if as_json:
+        keys = ["strategy", "max_area", "grids", "worst_ratio", "worst_grid", "mean_ratio"]
+        out = {key: res[key] for key in keys}
+        out["uncovered"] = res["uncovered"]
+        out["wall_s"] = round(wall, 2)
+        if details:
+            out.update({key: res[key] for key in ("weighted_mean_ratio", "cap_ratio", "top", "bands", "histogram")})
+        print_json(out)
+        return
+    _print_sweep(res, top, wall, path)
+
+
+def _print_sweep(res: dict[str, Any], top: int, wall: float, path: Path | None) -> None:
+    from rich.table import Table
+
+    if res["uncovered"]:
+        ex = ", ".join(f"{a}×{b}" for a, b in res["uncovered_examples"][:5])
+        console.print(
+            f"[red]{res['uncovered']:,} grids not covered within {res['cap_ratio']:g}·S[/] (e.g. {ex}); "
+            f"worst covered ratio {res['worst_covered_ratio']:.4f}"
+        )
+    else:
+        a, b = res["worst_grid"]
+        console.print(
+            f"[bold]{res['strategy']}[/], all {res['grids']:,} grids A·B ≤ {res['max_area']:,}: worst ratio "
+            f"[bold]{res['worst_ratio']:.4f}[/] at {a}×{b}; mean {res['mean_ratio']:.3f}, "
+            f"S-weighted mean {res['weighted_mean_ratio']:.3f}  ({wall:.1f} s)"
+        )
+    bands = Table("log10 S ≥", "S from", "grids", "max ratio", "at", "mean", "> 10", title="per band of S")
+    for band in res["bands"]:
+        at = f"{band['at'][0]}×{band['at'][1]}" if band["at"] else "-"
+        mx = f"{band['max_ratio']:.3f}" if band["max_ratio"] is not None else "-"
+        mean = f"{band['mean_ratio']:.3f}" if band["mean_ratio"] is not None else "-"
+        bands.add_row(band["band"], f"{band['s_from']:,}", f"{band['grids']:,}", mx, at, mean, str(band["over_10"]))
+    console.print(bands)
+    worst = Table("grid", "S", "cover", "ratio", title=f"{min(top, len(res['top']))} worst grids")
+    for t in res["top"][:top]:
+        a, b = t["grid"]
+        worst.add_row(f"{a}×{b}", f"{a * b:,}", f"{t['cover']:,}", f"{t['ratio']:.4f}")
+    console.print(worst)
+    if path is not None:
+        console.print(f"checkpoint: {path}")
+
+
+@app.command("moves")
+def moves_cmd(
+    strategy: str = typer.Option("champion", "--strategy", "-s", help=STRATEGY_HELP),
+    k: int | None = typer.Option(None, "--k", help=K_HELP),
+    count: int = typer.Option(35_000_000, "--count", "-n", help="Number of moves to write."),
+    out: Path = typer.Option(..., "--out", "-o", help="Move file to write (one letter R/L/U/D per move)."),
+    line_length: int = typer.Option(0, "--line-length", help="Letters per line (0: one line)."),
+) -> None:
+    """Write a strategy's first moves to a move file (the seed's generate_moves)."""
+    from snakelab.games.blind.strategies import write_moves
+
+    try:
+        n = write_moves(out, _strategy(strategy, k), count, line_length=line_length)
+    except SnakelabError as exc:
+        fail(str(exc))
+    console.print(f"wrote {n:,} moves to {out}")
+
+
+@app.command("show")
+def show_cmd(
+    strategy: str = typer.Option("champion", "--strategy", "-s", help=STRATEGY_HELP),
+    k: int | None = typer.Option(None, "--k", help=K_HELP),
+    width: int = typer.Option(..., "--width", "-W", help="A, columns of the torus."),
+    height: int = typer.Option(..., "--height", "-H", help="B, rows of the torus."),
+    moves: Path | None = typer.Option(None, "--moves", help="Show a move file instead of a strategy."),
+) -> None:
+    """Trace view: the torus with every cell coloured by the move of its first visit (S ≤ 10^4)."""
+    from snakelab.games.blind.render import trace
+
+    try:
+        text = trace(_strategy(strategy, k, moves), width, height)
+    except SnakelabError as exc:
+        fail(str(exc))
+    console.print(text)
+
+
+@tests_app.command("generate")
+def tests_generate_cmd(
+    out: Path = typer.Option(Path("tests.csv"), "--out", "-o", help="CSV file to write."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the random divisor pairs."),
+    s_max: int = typer.Option(1_000_000, "--s-max", help="Largest S."),
+) -> None:
+    """Generate the seed's test set (CSV: A,B,S_interval)."""
+    from snakelab.games.blind.experiments import generate_tests, write_tests
+
+    try:
+        rows = generate_tests(seed, s_max)
+        write_tests(out, rows)
+    except SnakelabError as exc:
+        fail(str(exc))
+    console.print(f"wrote {len(rows)} grids in {len({r.interval for r in rows})} intervals to {out}")
+
+
+@tests_app.command("run")
+def tests_run_cmd(
+    strategy: str = typer.Option("champion", "--strategy", "-s", help=STRATEGY_HELP),
+    k: int | None = typer.Option(None, "--k", help=K_HELP),
+    tests: Path = typer.Option(Path("tests.csv"), "--tests", "-t", help="Test set CSV."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Write per-grid results as CSV."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+) -> None:
+    """Evaluate a strategy on a test set: exact moves per grid (capped at 35·S like the seed)."""
+    import csv
+
+    from snakelab.games.blind.experiments import per_interval, read_tests, run_tests
+
+    try:
+        strat = _strategy(strategy, k)
+        rows = read_tests(tests)
+        moves = run_tests(strat, rows)
+    except SnakelabError as exc:
+        fail(str(exc))
+    ratios = [m / r.area for m, r in zip(moves.tolist(), rows, strict=True)]
+    if out is not None:
+        with out.open("w", newline="") as fh:
+            w = csv.writer(fh)
+            w.writerow(["A", "B", "S_interval", "S", "moves", "ratio"])
+            for r, m, q in zip(rows, moves.tolist(), ratios, strict=True):
+                w.writerow([r.width, r.height, r.interval, r.area, m, f"{q:.6f}"])
+    worst = max(range(len(rows)), key=lambda i: ratios[i]) if rows else None
+    summary = {
+        "strategy": strat.spec,
+        "grids": len(rows),
+        "max_ratio": ratios[worst] if worst is not None else None,
+        "max_grid": [rows[worst].width, rows[worst].height] if worst is not None else None,
+        "mean_ratio": sum(ratios) / len(ratios) if ratios else None,
+    }
+    if as_json:
+        print_json(summary)
+        return
+    from rich.table import Table
+
+    ends, mx, mean = per_interval(rows, moves)
+    table = Table("interval end", "max moves", "mean moves", "max / end", title=f"{strat.spec} on {tests}")
+    for e, a, b in zip(ends, mx, mean, strict=True):
+        table.add_row(f"{e:,}", f"{a:,}", f"{b:,.0f}", f"{a / e:.3f}")
+    console.print(table)
+    if worst is not None:
+        console.print(
+            f"max ratio {summary['max_ratio']:.4f} at {rows[worst].width}×{rows[worst].height}, "
+            f"mean ratio {summary['mean_ratio']:.3f} over {len(rows)} grids"
+        )
+
+
+@app.command("plot")
+def plot_cmd(
+    out_dir: Path = typer.Option(Path("docs"), "--out-dir", "-o", help="Folder for the PNG files."),
+    tests: Path | None = typer.Option(None, "--tests", "-t", help="Test set CSV (default: generate with --seed)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the generated test set."),
+) -> None:
+    """Draw the seed's four plots as PNG (intervals vs 35·S, extra steps by k, max by k, k=11 vs k=20)."""
+    from snakelab.games.blind.experiments import generate_tests, make_plots, read_tests
+
+    try:
+        rows = read_tests(tests) if tests is not None else generate_tests(seed)
+        with progress_bar(4 + 50 + 2, "plots") as prog:
+            paths = make_plots(out_dir, rows, on_step=lambda: prog.advance(prog.task_ids[0]))
+    except SnakelabError as exc:
+        fail(str(exc))
+    for p in paths:
+        console.print(f"wrote {p}")
