@@ -2,6 +2,7 @@ import json
 import sqlite3
 from dataclasses import replace
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -36,12 +37,23 @@ def _key(results):
     return [(r.index, r.seed, r.steps, r.outcome.to_json(), r.agents) for r in results]
 
 
-def test_json_forms__round_trip_exactly():
+def test_json_forms__round_trip_exactly_except_time_resolution():
     spec = MatchSpec(GAME, ("classic.greedy",), 12, budget=Budget(time_s=0.5), measure=True, index=4)
     assert spec_from_json(json.loads(json.dumps(spec_to_json(spec)))) == spec
     (res,) = run_many([spec], jobs=1)
     back = result_from_json(json.loads(json.dumps(result_to_json(res))))
-    assert back == res and back.move_times and back.agents == ("classic.greedy",)
+    assert len(back.move_times) == 1 and len(back.move_times[0]) == res.steps
+    assert np.allclose(back.move_times[0], res.move_times[0], rtol=0, atol=1e-7)
+    back.move_times = res.move_times
+    assert back == res and back.agents == ("classic.greedy",)
+
+
+def test_result_json__move_times_are_compact():
+    res = run_many([MatchSpec(GAME, ("classic.greedy",), 3, measure=True)], jobs=1)[0]
+    res.move_times = [[1e-6 * (i % 7) for i in range(6000)] for _ in range(4)]  # a measured arena game
+    text = json.dumps(result_to_json(res))
+    assert len(text) < 6000  # raw JSON floats would take ~100 KB
+    assert np.allclose(result_from_json(json.loads(text)).move_times, res.move_times, rtol=0, atol=1e-7)
 
 
 def test_default_store_path__env_and_off(monkeypatch, tmp_path):
