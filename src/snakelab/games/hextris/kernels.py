@@ -16,6 +16,8 @@ from numba import njit
 # Feature weights (index into the ``w`` array passed to the evaluators).
 W_HOLE, W_TRANS, W_FILL, W_DEPTH, W_TOP, W_CLEAR, W_WELL = 0, 1, 2, 3, 4, 5, 6
 N_WEIGHTS = 7
+#: Value of a lock after which the next unit cannot spawn (the game ends).
+DEAD = -1.0e7
 
 
 @njit(cache=True)
@@ -196,11 +198,13 @@ def lock_points(size, ls, ls_old):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def evaluate_locks(board, rows, dl, size, locks, nlocks, e, w_arr):  # type: ignore[no-untyped-def]
+def evaluate_locks(board, rows, dl, size, locks, nlocks, e, w_arr, next_cells, n_next):  # type: ignore[no-untyped-def]
     """Heuristic value of the board after each lock, and the rows each lock clears.
 
     Only the rows a placement touches (and the row below each, for holes) are re-scored,
-    so one candidate costs O(size·width) unless it clears rows.
+    so one candidate costs O(size·width) unless it clears rows. A lock after which the
+    next unit (its spawn cells in ``next_cells[:n_next]``) cannot spawn ends the game and
+    gets :data:`DEAD`.
     """
     h, w = board.shape
     nx = w + 2 * e
@@ -237,6 +241,10 @@ def evaluate_locks(board, rows, dl, size, locks, nlocks, e, w_arr):  # type: ign
                     if yy < h and mark[yy] != -(i + 1):
                         mark[yy] = -(i + 1)
                         v += row_score(board, yy, w_arr) - rows[yy]
+            for k in range(n_next):
+                if board[next_cells[k, 1], next_cells[k, 0]] != 0:
+                    v += DEAD
+                    break
             for k in range(size):
                 board[py + dl[rot, par, k, 1], px + dl[rot, par, k, 0]] = 0
         else:
@@ -247,6 +255,10 @@ def evaluate_locks(board, rows, dl, size, locks, nlocks, e, w_arr):  # type: ign
             v = 0.0
             for y in range(h):
                 v += row_score(nb, y, w_arr)
+            for k in range(n_next):
+                if nb[next_cells[k, 1], next_cells[k, 0]] != 0:
+                    v += DEAD
+                    break
         vals[i] = v + w_arr[W_CLEAR] * ls * ls + w_arr[W_WELL] * depth_sum / size
         lss[i] = ls
     return vals, lss
@@ -336,8 +348,8 @@ def path_exists(board, dl, size, canon, start, target, e, can, stamp, epoch, see
     ny = h + 2 * e
     if start == target:
         return True
-    seen[:] = 0
-    seen[start] = 1
+    # ``seen`` holds stamps: the caller's fresh ``epoch`` marks what this search visited.
+    seen[start] = epoch
     queue[0] = start
     head = 0
     tail = 1
@@ -353,7 +365,7 @@ def path_exists(board, dl, size, canon, start, target, e, can, stamp, epoch, see
             if qx < -e or qx >= w + e or qy >= h + e:
                 continue
             nc = encode(qx, qy, qr, e, nx, ny)
-            if seen[nc] or not can[nc]:
+            if seen[nc] == epoch or not can[nc]:
                 continue
             if (cmd < 2 or cmd >= 4) and stamp[nc] == epoch:
                 continue
@@ -361,7 +373,7 @@ def path_exists(board, dl, size, canon, start, target, e, can, stamp, epoch, see
                 continue
             if nc == target:
                 return True
-            seen[nc] = 1
+            seen[nc] = epoch
             queue[tail] = nc
             tail += 1
     return False
@@ -373,8 +385,7 @@ def first_step(board, dl, size, canon, start, target, e, can, stamp, epoch, seen
     h, w = board.shape
     nx = w + 2 * e
     ny = h + 2 * e
-    seen[:] = 0
-    seen[start] = 1
+    seen[start] = epoch
     queue[0] = start
     head = 0
     tail = 1
@@ -390,13 +401,13 @@ def first_step(board, dl, size, canon, start, target, e, can, stamp, epoch, seen
             if qx < -e or qx >= w + e or qy >= h + e:
                 continue
             nc = encode(qx, qy, qr, e, nx, ny)
-            if seen[nc] or not can[nc]:
+            if seen[nc] == epoch or not can[nc]:
                 continue
             if (cmd < 2 or cmd >= 4) and stamp[nc] == epoch:
                 continue
             if not fits(board, dl, size, qx, qy, qr):
                 continue
-            seen[nc] = 1
+            seen[nc] = epoch
             par_arr[nc] = code
             cmd_arr[nc] = cmd
             if nc == target:
@@ -410,13 +421,55 @@ def first_step(board, dl, size, canon, start, target, e, can, stamp, epoch, seen
 
 
 @njit(cache=True)
+def sim_phrase(board, dl, size, canon, e, can, start, held, nheld, ph_cmds, ln, p, tmp):  # type: ignore[no-untyped-def]
+    """Play phrase ``p`` from ``start`` with ``held[:nheld]`` held on the current row.
+
+    Every command must move (no lock), stay within placements that can reach the target
+    (``can``) and respect the repeat rule. On success the placements held afterwards are
+    in ``tmp``.
+
+    Returns:
+        ``(ok, end code, number held)``.
+    """
+    h, w = board.shape
+    nx = w + 2 * e
+    ny = h + 2 * e
+    px, py, rot = decode(start, e, nx, ny)
+    for k in range(nheld):
+        tmp[k] = held[k]
+    ntmp = nheld
+    for j in range(ln):
+        cmd = ph_cmds[p, j]
+        qx, qy, qr = step(px, py, rot, cmd)
+        qr = canon[qr]
+        if cmd >= 4 and qr == rot:
+            return False, start, 0
+        if qx < -e or qx >= w + e or qy >= h + e:
+            return False, start, 0
+        nc = encode(qx, qy, qr, e, nx, ny)
+        if not can[nc] or not fits(board, dl, size, qx, qy, qr):
+            return False, start, 0
+        if cmd in (2, 3):
+            ntmp = 0
+        else:
+            for k in range(ntmp):
+                if tmp[k] == nc:
+                    return False, start, 0
+        tmp[ntmp] = nc
+        ntmp += 1
+        px, py, rot = qx, qy, qr
+    return True, encode(px, py, rot, e, nx, ny), ntmp
+
+
+@njit(cache=True)
 def embed_unit(board, dl, size, canon, spawn, target, lockcmd, e, ph_cmds, ph_len, ph_order, out):  # type: ignore[no-untyped-def]
     """Spell a path from ``spawn`` to ``target`` then lock, trying phrases greedily.
 
     At each placement the phrases are tried in ``ph_order``; a phrase is taken when every
     one of its commands moves (no lock, no repeat) within placements that can still reach
     the target, and the target stays reachable afterwards under the repeat rule. When none
-    fits, one step of a shortest allowed path is taken.
+    fits, a single move is taken: first a sideways move or turn (it costs no row) after
+    which some phrase fits, then such a down move, else a step of a shortest allowed path.
 
     Args:
         board: The board ``(H, W)``.
@@ -442,12 +495,13 @@ def embed_unit(board, dl, size, canon, spawn, target, lockcmd, e, ph_cmds, ph_le
     ns = 6 * nx * ny
     can = reach_to(board, dl, size, canon, target, e)
     mark = np.zeros(ns, np.int64)
-    seen = np.zeros(ns, np.uint8)
+    seen = np.zeros(ns, np.int64)
     queue = np.empty(ns, np.int64)
     par_arr = np.empty(ns, np.int64)
     cmd_arr = np.empty(ns, np.int8)
     held = np.empty(ns, np.int64)
     tmp = np.empty(ns, np.int64)
+    held2 = np.empty(ns, np.int64)
     token = 0
     cur = spawn
     if not can[cur]:
@@ -461,40 +515,9 @@ def embed_unit(board, dl, size, canon, spawn, target, lockcmd, e, ph_cmds, ph_le
         for oi in range(ph_order.shape[0]):
             p = ph_order[oi]
             ln = ph_len[p]
-            px, py, rot = decode(cur, e, nx, ny)
-            for k in range(nheld):
-                tmp[k] = held[k]
-            ntmp = nheld
-            ok = True
-            for j in range(ln):
-                cmd = ph_cmds[p, j]
-                qx, qy, qr = step(px, py, rot, cmd)
-                qr = canon[qr]
-                if cmd >= 4 and qr == rot:
-                    ok = False
-                    break
-                if qx < -e or qx >= w + e or qy >= h + e:
-                    ok = False
-                    break
-                nc = encode(qx, qy, qr, e, nx, ny)
-                if not can[nc] or not fits(board, dl, size, qx, qy, qr):
-                    ok = False
-                    break
-                if cmd in (2, 3):
-                    ntmp = 0
-                else:
-                    for k in range(ntmp):
-                        if tmp[k] == nc:
-                            ok = False
-                            break
-                    if not ok:
-                        break
-                tmp[ntmp] = nc
-                ntmp += 1
-                px, py, rot = qx, qy, qr
+            ok, end, ntmp = sim_phrase(board, dl, size, canon, e, can, cur, held, nheld, ph_cmds, ln, p, tmp)
             if not ok:
                 continue
-            end = encode(px, py, rot, e, nx, ny)
             token += 1
             for k in range(ntmp):
                 mark[tmp[k]] = token
@@ -511,13 +534,65 @@ def embed_unit(board, dl, size, canon, spawn, target, lockcmd, e, ph_cmds, ph_le
                 break
         if took:
             continue
-        token += 1
-        for k in range(nheld):
-            mark[held[k]] = token
-        cmd = first_step(board, dl, size, canon, cur, target, e, can, mark, token, seen, queue, par_arr, cmd_arr)
+        # No phrase fits here: look one plain move ahead.
+        px, py, rot = decode(cur, e, nx, ny)
+        chosen = -1
+        for stage in range(2):
+            for c in range(6):
+                is_down = c in (2, 3)
+                if is_down != (stage == 1):
+                    continue
+                qx, qy, qr = step(px, py, rot, c)
+                qr = canon[qr]
+                if c >= 4 and qr == rot:
+                    continue
+                if qx < -e or qx >= w + e or qy >= h + e:
+                    continue
+                nc = encode(qx, qy, qr, e, nx, ny)
+                if not can[nc] or not fits(board, dl, size, qx, qy, qr):
+                    continue
+                if is_down:
+                    nh = 0
+                else:
+                    rep = False
+                    for k in range(nheld):
+                        if held[k] == nc:
+                            rep = True
+                            break
+                    if rep:
+                        continue
+                    for k in range(nheld):
+                        held2[k] = held[k]
+                    nh = nheld
+                held2[nh] = nc
+                nh += 1
+                fits_one = False
+                for oi in range(ph_order.shape[0]):
+                    p = ph_order[oi]
+                    ok, _end, _nt = sim_phrase(
+                        board, dl, size, canon, e, can, nc, held2, nh, ph_cmds, ph_len[p], p, tmp
+                    )
+                    if ok:
+                        fits_one = True
+                        break
+                if not fits_one:
+                    continue
+                token += 1
+                for k in range(nh):
+                    mark[held2[k]] = token
+                if nc == target or path_exists(board, dl, size, canon, nc, target, e, can, mark, token, seen, queue):
+                    chosen = c
+                    break
+            if chosen >= 0:
+                break
+        cmd = chosen
+        if cmd < 0:
+            token += 1
+            for k in range(nheld):
+                mark[held[k]] = token
+            cmd = first_step(board, dl, size, canon, cur, target, e, can, mark, token, seen, queue, par_arr, cmd_arr)
         if cmd < 0:
             return -1
-        px, py, rot = decode(cur, e, nx, ny)
         qx, qy, qr = step(px, py, rot, cmd)
         qr = canon[qr]
         cur = encode(qx, qy, qr, e, nx, ny)
@@ -533,3 +608,57 @@ def embed_unit(board, dl, size, canon, spawn, target, lockcmd, e, ph_cmds, ph_le
     out[n, 0] = lockcmd
     out[n, 1] = -1
     return n + 1
+
+
+@njit(cache=True)
+def lost_cells(board, dl, size, canon, spx, spy, srot, e):  # type: ignore[no-untyped-def]
+    """Empty cells that no placement of the given unit reachable from its spawn covers.
+
+    Cells a unit cannot get to are as good as full for the rest of the game unless rows
+    clear; counting them catches sealed-off caves that a per-row view misses.
+    """
+    h, w = board.shape
+    nx = w + 2 * e
+    ny = h + 2 * e
+    ns = 6 * nx * ny
+    seen = np.zeros(ns, np.uint8)
+    queue = np.empty(ns, np.int64)
+    cover = np.zeros((h, w), np.uint8)
+    empties = 0
+    for y in range(h):
+        for x in range(w):
+            if board[y, x] == 0:
+                empties += 1
+    srot = canon[srot]
+    if not fits(board, dl, size, spx, spy, srot):
+        return empties
+    s0 = encode(spx, spy, srot, e, nx, ny)
+    seen[s0] = 1
+    queue[0] = s0
+    head = 0
+    tail = 1
+    covered = 0
+    while head < tail:
+        code = queue[head]
+        head += 1
+        px, py, rot = decode(code, e, nx, ny)
+        par = py & 1
+        for k in range(size):
+            x = px + dl[rot, par, k, 0]
+            y = py + dl[rot, par, k, 1]
+            if cover[y, x] == 0:
+                cover[y, x] = 1
+                covered += 1
+        for cmd in range(6):
+            qx, qy, qr = step(px, py, rot, cmd)
+            qr = canon[qr]
+            if cmd >= 4 and qr == rot:
+                continue
+            if not fits(board, dl, size, qx, qy, qr):
+                continue
+            nc = encode(qx, qy, qr, e, nx, ny)
+            if seen[nc] == 0:
+                seen[nc] = 1
+                queue[tail] = nc
+                tail += 1
+    return empties - covered

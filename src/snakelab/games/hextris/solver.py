@@ -36,6 +36,8 @@ SEED_PHRASES: tuple[str, ...] = ("Ei!", "Ia! Ia!", "R'lyeh", "Yuggoth", "Tsathog
 CHAMPION_WEIGHTS = np.array([6.0, 1.0, 4.0, 8.0, 60.0, 20.0, 2.0])
 #: Seed-style weights: strong gravity, holes, unfinished rows, smoothness, no lookahead.
 SEED_WEIGHTS = np.array([3.0, 2.0, 1.0, 5.0, 30.0, 0.0, 1.0])
+#: Penalty per empty cell the next unit can no longer reach (champion re-ranking).
+LOST_WEIGHT = 20.0
 #: Value of one more unit survived when ranking finished games (phrases need moves).
 SURVIVAL_BONUS = 60.0
 
@@ -66,6 +68,11 @@ class Prepared:
         """Placement code of unit type ``u``'s spawn."""
         px, py, rot = self.shapes[u].spawn
         return int(kn.encode(px, py, int(self.canon[u, rot]), self.e, *self.dims))
+
+    def spawn_cells(self, u: int) -> list[tuple[int, int]]:
+        """Cells of unit type ``u`` at its spawn."""
+        px, py, rot = self.shapes[u].spawn
+        return [(px + dx, py + dy) for dx, dy in self.shapes[u].deltas[rot][py & 1]]
 
     @property
     def dims(self) -> tuple[int, int]:
@@ -118,6 +125,7 @@ def beam_plan(
     deadline: float | None = None,
     *,
     partial_ok: bool = False,
+    lost_weight: float = 0.0,
 ) -> Plan:
     """Beam search over the unit sequence (width 1 is the greedy one-unit search).
 
@@ -129,6 +137,8 @@ def beam_plan(
         deadline: A ``time.monotonic`` value to stop at, or None.
         partial_ok: At the deadline return the best plan so far (a prefix of the game,
             which scores what it locked) instead of raising.
+        lost_weight: Penalty per empty cell the next unit cannot reach (0: not computed);
+            applied to the best ``3·width`` children only.
 
     Raises:
         SearchTimeoutError: if ``deadline`` passes and ``partial_ok`` is false.
@@ -150,6 +160,12 @@ def beam_plan(
         size = int(prep.sizes[u])
         canon = prep.canon[u]
         spx, spy, srot = prep.shapes[u].spawn
+        if depth + 1 < len(seq):
+            nu = seq[depth + 1]
+            next_cells = np.array(prep.spawn_cells(nu), np.int64)
+        else:
+            next_cells = np.zeros((0, 2), np.int64)
+        n_next = len(next_cells)
         cand_val: list[np.ndarray] = []
         cand_node: list[np.ndarray] = []
         cand_lock: list[np.ndarray] = []
@@ -159,7 +175,7 @@ def beam_plan(
             if nlocks == 0:
                 finished.append((moves[ni] + SURVIVAL_BONUS * depth, depth, ni, moves[ni]))
                 continue
-            vals, lss = kn.evaluate_locks(board, rows[ni], dl, size, locks, nlocks, e, weights)
+            vals, lss = kn.evaluate_locks(board, rows[ni], dl, size, locks, nlocks, e, weights, next_cells, n_next)
             pts = size + 100 * (1 + lss) * lss // 2
             if ls_olds[ni] > 1:
                 pts = pts + (ls_olds[ni] - 1) * pts // 10
@@ -175,6 +191,20 @@ def beam_plan(
         lock = np.concatenate(cand_lock)
         cmd = np.concatenate(cand_cmd)
         order = np.argsort(-val, kind="stable")
+        if lost_weight > 0 and depth + 1 < len(seq):
+            # Re-rank the best few by the cells the next unit can no longer reach.
+            nu = seq[depth + 1]
+            nsp = prep.shapes[nu].spawn
+            top = order[: max(3 * width, 6)]
+            adj = np.empty(len(top))
+            nxd, nyd = prep.dims
+            for j, i in enumerate(top):
+                ni = int(node[i])
+                px, py, rot = kn.decode(int(lock[i]), e, nxd, nyd)
+                nb, _ls = kn.lock_board(boards[ni], dl, size, px, py, rot)
+                lost = kn.lost_cells(nb, prep.dl[nu], int(prep.sizes[nu]), prep.canon[nu], nsp[0], nsp[1], nsp[2], e)
+                adj[j] = val[i] - lost_weight * lost
+            order = np.concatenate([top[np.argsort(-adj, kind="stable")], order[len(top) :]])
         new_boards: list[np.ndarray] = []
         new_rows: list[np.ndarray] = []
         new_moves: list[int] = []
@@ -231,9 +261,11 @@ def phrase_tables(phrases: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _phrase_order(phrases: Sequence[str], cmds: np.ndarray, used: set[int]) -> np.ndarray:
+    # Rows are what a unit spends on its way down, so a phrase repeated is worth its
+    # points per down move (measured: better than by length or with a smoothed rate).
     def rate(i: int) -> float:
         downs = sum(1 for c in cmds[i, : len(phrases[i])] if c in (2, 3))
-        return 2 * len(phrases[i]) / (downs + 0.5)
+        return 2 * len(phrases[i]) / max(downs, 1)
 
     fresh = sorted((i for i in range(len(phrases)) if i not in used), key=lambda i: -len(phrases[i]))
     old = sorted((i for i in used), key=lambda i: -rate(i))
@@ -370,7 +402,7 @@ def solve_champion(
         try:
             # The first pass keeps a prefix at the deadline so there is always an answer.
             first_deadline = t0 + 0.6 * time_limit if best is None else deadline
-            plan = beam_plan(prep, seed, width, w, first_deadline, partial_ok=best is None)
+            plan = beam_plan(prep, seed, width, w, first_deadline, partial_ok=best is None, lost_weight=LOST_WEIGHT)
         except SearchTimeoutError:
             break
         sol = embed(prep, seed, plan, phrases, deadline if best is None else None)
