@@ -224,3 +224,17 @@ def test_live_rejects_non_json(client: TestClient) -> None:
     with client.websocket_connect("/ws/live") as ws:
         ws.send_text("hello")
         assert json.loads(ws.receive_text())["type"] == "error"
+
+
+def test_live_turn_based_human_gets_a_notice_for_an_illegal_key(client: TestClient) -> None:
+    with client.websocket_connect("/ws/live") as ws:
+        ws.send_json({"type": "start", "game": "hextris(problem=1,source_length=2)", "agents": ["human"], "seed": 0})
+        assert ws.receive_json()["humans"]["0"]["mode"] == "turn"
+        assert ws.receive_json()["step"] == 0
+        ws.send_json({"type": "action", "player": 0, "action": "#"})
+        notice = ws.receive_json()
+        assert notice == {"type": "notice", "message": '"#" is not legal now; ignored'}
+        ws.send_json({"type": "action", "player": 0, "action": "l"})
+        frame = ws.receive_json()
+        assert (frame["step"], frame["actions"], frame["state"]["commands"]) == (1, ["l"], "l")
+        assert frame["view"]["unit"]

@@ -145,6 +145,13 @@ def test_human_hextris_keys_send_commands(page: Any, server: LiveServer) -> None
     page.keyboard.press("z")  # south-west: "a"
     wait_step(page, 2)
     assert summary_value(page, "commands") == "la"
+    # Typed text plays one command per character, so a human can spell phrases of power.
+    page.fill("#type-commands", "ei!")
+    page.press("#type-commands", "Enter")
+    wait_step(page, 5)
+    assert summary_value(page, "commands") == "laei!"
+    page.wait_for_function("document.querySelector('#summary').textContent.toLowerCase().includes('“ei!” ×1')")
+    assert int(summary_value(page, "power score")) == 2 * 3 + 300
     assert page.js_errors == []
 
 

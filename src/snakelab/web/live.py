@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import math
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -334,6 +335,9 @@ class LiveSession:
                     action = seat.queue.pop(0)
                     if state.is_legal(player, action):
                         return action
+                    assert self._game is not None
+                    shown = json.dumps(self._game.action_to_json(action))
+                    await self.send({"type": "notice", "message": f"{shown} is not legal now; ignored"})
             else:
                 seat.queue.clear()
                 for action in (seat.latest, seat.last_applied):

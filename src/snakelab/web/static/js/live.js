@@ -112,6 +112,9 @@ async function onMessage(msg) {
     paused = msg.paused; syncButtons(true);
     const humans = Object.keys(msg.humans || {});
     board.dataset.human = humans.length ? humans.join(",") : "";
+    const turn = humans.some((h) => msg.humans[h].mode === "turn");
+    $("typing").classList.toggle("hidden", !turn);
+    $("notice").textContent = "";
     if (humans.length) { board.focus(); $("human-help").textContent = `You are player ${humans.join(", ")}: ${msg.humans[humans[0]].help}`; }
     board.dataset.game = msg.game;
     $("show-overlay").closest(".row").classList.toggle("hidden", !(msg.overlay && msg.overlay.cycle));
@@ -129,6 +132,8 @@ async function onMessage(msg) {
     syncButtons(false);
   } else if (msg.type === "status") {
     paused = msg.paused; syncButtons(true);
+  } else if (msg.type === "notice") {
+    $("notice").textContent = msg.message;
   } else if (msg.type === "error") {
     showError(msg.message);
   }
@@ -164,6 +169,15 @@ document.addEventListener("keydown", (ev) => {
   if (action === undefined) return;
   ev.preventDefault();
   send({ type: "action", player: Number(humans[0]), action });
+});
+
+$("type-commands").addEventListener("keydown", (ev) => {
+  if (ev.key !== "Enter" || !meta) return;
+  const humans = Object.keys(meta.humans || {});
+  if (!humans.length) return;
+  for (const ch of $("type-commands").value) send({ type: "action", player: Number(humans[0]), action: ch });
+  $("type-commands").value = "";
+  ev.preventDefault();
 });
 
 async function init() {
