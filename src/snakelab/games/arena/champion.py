@@ -173,26 +173,33 @@ class ChampionAgent(BaseAgent):
             Whether the agent's head was bitten, and the zombies' new cells.
         """
         occ, nbr, xs, ys = s.occ, s._nbr, s._xs, s._ys
-        hxy = [(xs[h], ys[h]) for h in heads]
+        hxs = [xs[h] for h in heads]
+        hys = [ys[h] for h in heads]
         head_set = set(heads)
         out: list[list[int]] = []
         bitten = False
         for j, z in enumerate(zbodies):
-            zh = z[-1]
-            cands: list[tuple[int, int]] = []
-            for d in ZOMBIE_ORDER:
-                c = nbr[4 * zh + d]
-                if c >= 0:
-                    cx, cy = xs[c], ys[c]
-                    dist = min((abs(cx - hx) + abs(cy - hy) for hx, hy in hxy), default=0)
-                    cands.append((dist, c))
-            cands.sort(key=_first)
+            base = 4 * z[-1]
+            nheads = len(hxs)
             moved = -1
-            for _dist, c in cands:
+            best = 1 << 31
+            for d in ZOMBIE_ORDER:  # the legal cell nearest a head, ties in this order
+                c = nbr[base + d]
+                if c < 0:
+                    continue
                 v = over.get(c, occ[c])
-                if v == 0 or (v > 0 and c in head_set):
-                    moved = c
-                    break
+                if v != 0 and not (v > 0 and c in head_set):
+                    continue
+                dist = 0
+                if nheads:
+                    dist = 1 << 30
+                    cx, cy = xs[c], ys[c]
+                    for k in range(nheads):
+                        t = abs(cx - hxs[k]) + abs(cy - hys[k])
+                        if t < dist:  # noqa: PLR1730 - hot loop
+                            dist = t
+                if dist < best:
+                    best, moved = dist, c
             if moved < 0:
                 out.append(z)
                 continue
@@ -203,7 +210,8 @@ class ChampionAgent(BaseAgent):
             out.append([*z[1:], moved])
             if moved in head_set:
                 head_set.discard(moved)
-                hxy = [(xs[h], ys[h]) for h in head_set]
+                hxs = [xs[h] for h in head_set]
+                hys = [ys[h] for h in head_set]
         return bitten, out
 
     # -- the decision --------------------------------------------------------------
@@ -211,7 +219,7 @@ class ChampionAgent(BaseAgent):
         """One move (an absolute direction)."""
         s: State = observation
         me = self.player
-        t_end = time.perf_counter() + (0.5 * budget.time_s if budget and budget.time_s else 0.025)
+        t_end = time.perf_counter() + (0.3 * budget.time_s if budget and budget.time_s else 0.015)
         self._infer_growth(s)
         if not s.alive[me]:
             return STRAIGHT
@@ -306,7 +314,7 @@ class ChampionAgent(BaseAgent):
                 if room < need:
                     score -= 1e9 - 1e5 * room
                 if nh in contested:
-                    score -= 5e7 if nh in predicted else 2e7
+                    score -= 3e8 if nh in predicted else 1.5e8
                 # Apples: prefer one we reach strictly first.
                 bfs(b2, nbr, nh, self._dist, self._queue)
                 dist = self._dist
@@ -383,10 +391,6 @@ class ChampionAgent(BaseAgent):
                 if best >= depth:
                     break
         return best
-
-
-def _first(t: tuple[int, int]) -> int:
-    return t[0]
 
 
 __all__ = ["ChampionAgent", "bfs", "flood", "multi_bfs"]

@@ -590,31 +590,34 @@ class State:
             hys = [ys[b[-1]] for i, b in enumerate(bodies) if alive[i]]
             nheads = len(hxs)
             base = 4 * z[-1]
-            cands: list[tuple[int, int]] = []
+            # The first legal cell in the stably sorted order is the legal cell with the
+            # smallest distance, ties going to the earlier of LEFT, RIGHT, UP, DOWN.
+            c = -1
+            best = 1 << 31
             for d in ZOMBIE_ORDER:
-                c = nbr[base + d]
-                if c >= 0:
-                    cx, cy = xs[c], ys[c]
-                    dist = 0
-                    if nheads:
-                        dist = 1 << 30
-                        for k in range(nheads):
-                            t = abs(cx - hxs[k]) + abs(cy - hys[k])
-                            if t < dist:  # noqa: PLR1730 - cheaper than a min() call in the hot loop
-                                dist = t
-                    cands.append((dist, c))
-            cands.sort(key=_first)  # stable: ties keep LEFT, RIGHT, UP, DOWN
-            for _dist, c in cands:
-                v = occ[c]
-                if v == 0:
-                    break
-                if v > 0 and bodies[v - 1][-1] == c:
-                    victim = v - 1
-                    events.append(Event("death", victim, {"cause": "zombie_bite", "by": None, "cell": self._xy(c)}))
-                    self._kill(victim)
-                    break
-            else:
+                n = nbr[base + d]
+                if n < 0:
+                    continue
+                v = occ[n]
+                if v != 0 and not (v > 0 and bodies[v - 1][-1] == n):
+                    continue
+                dist = 0
+                if nheads:
+                    dist = 1 << 30
+                    nx, ny = xs[n], ys[n]
+                    for k in range(nheads):
+                        t = abs(nx - hxs[k]) + abs(ny - hys[k])
+                        if t < dist:  # noqa: PLR1730 - cheaper than a min() call in the hot loop
+                            dist = t
+                if dist < best:
+                    best, c = dist, n
+            if c < 0:
                 continue  # no legal cell: the zombie stays
+            v = occ[c]
+            if v > 0:
+                victim = v - 1
+                events.append(Event("death", victim, {"cause": "zombie_bite", "by": None, "cell": self._xy(c)}))
+                self._kill(victim)
             occ[z.popleft()] = 0
             z.append(c)
             occ[c] = -2 - j
@@ -719,10 +722,6 @@ class State:
     def __repr__(self) -> str:
         lens = ",".join(str(len(b)) for b in self.bodies)
         return f"<arena.State {self.grid.width}×{self.grid.height} step={self.steps} lengths={lens}>"
-
-
-def _first(t: tuple[int, int]) -> int:
-    return t[0]
 
 
 STAGE_METHODS: dict[str, Callable[..., Any]] = {
