@@ -38,6 +38,9 @@ CHAMPION_WEIGHTS = np.array([6.0, 1.0, 4.0, 8.0, 60.0, 20.0, 2.0])
 SEED_WEIGHTS = np.array([3.0, 2.0, 1.0, 5.0, 30.0, 0.0, 1.0])
 #: Penalty per empty cell the next unit can no longer reach (champion re-ranking).
 LOST_WEIGHT = 20.0
+#: Boards larger than this skip the lost-cell re-ranking: it floods every placement, which
+#: costs more than it gains there (measured on problem 24: slower and no better).
+LOST_MAX_CELLS = 1000
 #: Value of one more unit survived when ranking finished games (phrases need moves).
 SURVIVAL_BONUS = 60.0
 
@@ -391,6 +394,7 @@ def solve_champion(
     deadline = t0 + time_limit
     w = CHAMPION_WEIGHTS if weights is None else weights
     prep = prepare(problem)
+    lost_w = LOST_WEIGHT if problem.width * problem.height <= LOST_MAX_CELLS else 0.0
     best: Solution | None = None
     width = 1
     last = 0.0
@@ -402,7 +406,7 @@ def solve_champion(
         try:
             # The first pass keeps a prefix at the deadline so there is always an answer.
             first_deadline = t0 + 0.6 * time_limit if best is None else deadline
-            plan = beam_plan(prep, seed, width, w, first_deadline, partial_ok=best is None, lost_weight=LOST_WEIGHT)
+            plan = beam_plan(prep, seed, width, w, first_deadline, partial_ok=best is None, lost_weight=lost_w)
         except SearchTimeoutError:
             break
         sol = embed(prep, seed, plan, phrases, deadline if best is None else None)
