@@ -278,9 +278,11 @@ class ChampionAgent(BaseAgent):
         hug: Weight of the number of taken neighbours of the target cell.
         cap: Regions of this many cells count as "plenty" (0: free cells / 64).
         samples: Random free cells tried for each new snake after the first.
+        middle: Start the first snake at the middle of the top row instead of its left end.
     """
 
-    def __init__(self, hug: int = 1, cap: int = 0, samples: int = 24) -> None:
+    def __init__(self, hug: int = 1, cap: int = 0, samples: int = 24, middle: bool = False) -> None:
+        self.middle = bool(middle)
         self.hug = int(hug)
         self.cap = int(cap)
         self.samples = int(samples)
@@ -349,7 +351,13 @@ class ChampionAgent(BaseAgent):
             # it from the bottom up while the tail waits at the top, in reserve.
             self._started = True
             labels, sizes = label_components(occ, s.n, s.m)
-            return _new(s, int(np.flatnonzero(labels == int(np.argmax(sizes)))[0]))
+            cells = np.flatnonzero(labels == int(np.argmax(sizes)))
+            if self.middle:
+                # The top cell nearest the middle column: the head's descent then walls the
+                # region into halves, and the tail keeps the other half, untouched by the head.
+                top = cells[cells // s.m == cells[0] // s.m]
+                return _new(s, int(top[np.argmin(np.abs(top % s.m - s.m // 2))]))
+            return _new(s, int(cells[0]))
         # Later snakes: the roomiest of a few random free cells (a full labelling per new
         # snake would cost O(n·m) thousands of times on a fragmented type-2 grid).
         rng = self._rng
