@@ -43,6 +43,7 @@ ARTIFACTS = Path(os.environ.get("SNAKELAB_TEST_ARTIFACTS", Path(__file__).resolv
 REPLAY_GAMES: dict[str, tuple[str, tuple[str, ...] | None, int | None]] = {
     "classic": ("classic(width=6,height=6)", ("classic.hamilton-shortcut",), None),
     "snakgame": ("snakgame(type=0,rows=10,cols=14)", ("snakgame.greedy",), None),
+    "blind": ("blind(width=7,height=5)", ("blind.zigzag",), None),
     "arena": ("arena(game_width=16,game_height=16,duration=3)", ("arena.greedy",) * 4, None),
     "hextris": ("hextris(problem=1,source_length=3)", None, 300),
 }

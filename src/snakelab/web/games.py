@@ -158,6 +158,7 @@ def default_game_string(game_id: str) -> str:
     """A small, quick board for the live page's first view of a game."""
     return {
         "classic": "classic(width=12,height=12)",
+        "blind": "blind(width=12,height=9)",
         "snakgame": "snakgame(type=0,rows=24,cols=32)",
         "hextris": "hextris(problem=1)",
     }.get(game_id, game_id)

@@ -1,7 +1,8 @@
 // Shared helpers for every page: API calls, drawer loading, panels.
 // Drawers are plain ES modules in /static/drawers/<game>.js exporting
-//   draw(canvas, state, view)   view = {overlay, showOverlay, frame}
-//   summary(state, frame) -> [[label, value, colour?], ...]   (frame.view: server-side extras)
+//   draw(canvas, state, view)   view = {overlay, showOverlay, frame, history, index}
+//   needsHistory (optional): true to get every frame so far in view.history (live pages keep them)
+//   summary(state, frame, view) -> [[label, value, colour?], ...]   (frame.view: server-side extras)
 //   keys (optional): {KeyboardEvent.key: action JSON} for human play
 
 const drawerCache = new Map();

@@ -10,6 +10,7 @@ let drawer = null;
 let meta = null;
 let lastFrame = null;
 let lastStep = -1;
+let history = []; // every frame of this game, kept only for drawers that need the past
 let paused = false;
 const MAX_EVENTS = 300;
 
@@ -71,9 +72,13 @@ function connect() {
 
 function send(msg) { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg)); }
 
+function currentView() {
+  return { overlay: meta ? meta.overlay : {}, showOverlay: $("show-overlay").checked, frame: lastFrame, history, index: history.length - 1 };
+}
+
 function draw() {
   if (!drawer || !lastFrame) return;
-  safeDraw(drawer, board, lastFrame.state, { overlay: meta ? meta.overlay : {}, showOverlay: $("show-overlay").checked, frame: lastFrame });
+  safeDraw(drawer, board, lastFrame.state, currentView());
 }
 
 let drawQueued = false;
@@ -89,7 +94,7 @@ function updatePanels() {
   $("step-label").textContent = `step ${lastFrame.step}`;
   board.dataset.step = String(lastFrame.step);
   board.dataset.actions = JSON.stringify(lastFrame.actions || []);
-  if (drawer) fillSummary($("summary"), drawer.summary(lastFrame.state, lastFrame));
+  if (drawer) fillSummary($("summary"), drawer.summary(lastFrame.state, lastFrame, currentView()));
 }
 
 function logEvents(step, events) {
@@ -104,7 +109,7 @@ function logEvents(step, events) {
 
 async function onMessage(msg) {
   if (msg.type === "meta") {
-    meta = msg; lastStep = -1; lastFrame = null;
+    meta = msg; lastStep = -1; lastFrame = null; history = [];
     drawer = await loadDrawer(msg.game_id);
     $("events").replaceChildren();
     $("outcome").textContent = "";
@@ -124,6 +129,7 @@ async function onMessage(msg) {
     if (msg.step <= lastStep) return;
     lastStep = msg.step; lastFrame = msg;
     if (drawer === null) drawer = await loadDrawer(meta ? meta.game_id : "generic");
+    if (drawer.needsHistory) history.push(msg);
     logEvents(msg.step, msg.events);
     scheduleDraw();
   } else if (msg.type === "end") {

@@ -57,11 +57,12 @@ function show(i) {
   if (!replay) return;
   index = Math.max(0, Math.min(replay.frames.length - 1, i));
   const f = replay.frames[index];
-  safeDraw(drawer, board, f.state, { overlay: replay.overlay || {}, showOverlay: $("show-overlay").checked, frame: f });
+  const view = { overlay: replay.overlay || {}, showOverlay: $("show-overlay").checked, frame: f, history: replay.frames, index };
+  safeDraw(drawer, board, f.state, view);
   $("scrub").value = String(index);
   $("step-label").textContent = `step ${f.step} / ${replay.frames[replay.frames.length - 1].step}`;
   board.dataset.step = String(f.step);
-  fillSummary($("summary"), drawer.summary(f.state, f));
+  fillSummary($("summary"), drawer.summary(f.state, f, view));
   const ev = $("events");
   ev.replaceChildren();
   const actions = (f.actions || []).map((a, p) => (a === null ? null : `p${p}: ${JSON.stringify(a)}`)).filter(Boolean);
