@@ -196,3 +196,10 @@ def test_resume__continues_the_stored_plan_when_only_parameters_differ(tmp_path)
             db.resume(rid, [replace(specs[0], seed=1), *specs[1:]])
         with pytest.raises(ResumeMismatchError, match=r"is played by classic\.greedy"):
             db.resume(rid, _specs(4, agent="classic.hamilton"))
+
+
+def test_cli__reading_never_creates_a_store(tmp_path, monkeypatch):
+    monkeypatch.setenv("SNAKELAB_STORE", str(tmp_path / "none.sqlite"))
+    r = runner.invoke(app, ["results", "list"])
+    assert r.exit_code == 2 and "no results store at" in r.output
+    assert not (tmp_path / "none.sqlite").exists()

@@ -14,7 +14,7 @@ from snakelab.cli.common import console, fail, print_json
 from snakelab.core.errors import SnakelabError
 from snakelab.harness.match import MatchResult
 from snakelab.harness.ratings import AgentRating, rate
-from snakelab.harness.store import STORE_ENV, Store, open_store, parse_run_id
+from snakelab.harness.store import STORE_ENV, Store, default_store_path, open_store, parse_run_id
 
 NAME = "results"
 app = typer.Typer(
@@ -26,10 +26,14 @@ STORE_HELP = f"Results store file (default: ${STORE_ENV} or ./snakelab-results.s
 
 
 def _open(store: Path | None) -> Store:
-    if store is not None and not store.exists():
-        fail(f"no results store at {store}")
+    """Open an existing store (reading never creates one)."""
+    path = store if store is not None else default_store_path()
+    if path is None:
+        fail(f"the results store is disabled (${STORE_ENV}=off); give --store FILE")
+    if not path.exists():
+        fail(f"no results store at {path} yet: runs are stored there by benches and tournaments")
     try:
-        db = open_store(store)
+        db = open_store(path)
     except SnakelabError as exc:
         fail(str(exc))
     return db
