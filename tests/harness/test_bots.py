@@ -127,6 +127,7 @@ def test_children_of_a_bot_are_killed_too(tmp_path):
     assert not is_live(child)
 
 
+@pytest.mark.slow
 def test_cpu_limit_kills_a_spinning_bot(tmp_path):
     hog = bot("cpu_hog_bot.py", tmp_path, cpu_s=1, timeout_s=0.05)
     game = "arena(game_width=16,game_height=16,duration=30,speed=20,num_snakes=2)"  # up to 1500 steps
@@ -179,3 +180,48 @@ def test_bot_command_kinds(tmp_path):
         bot_command(str(py), "exec")
     with pytest.raises(ConfigError, match="unknown bot kind"):
         bot_command(str(py), "ruby")
+
+
+class CtrlC(BaseAgent):
+    def act(self, observation, budget):
+        if observation.steps == 3:
+            raise KeyboardInterrupt
+        return greedy_move(observation, self.player)
+
+
+def test_ctrl_c_mid_game_leaves_no_process(tmp_path):
+    sleeper, steady = bot("sleep_bot.py", tmp_path, timeout_s=0.05), bot("steady_bot.py", tmp_path)
+    with pytest.raises(KeyboardInterrupt):
+        run([sleeper, steady, CtrlC()], tmp_path)
+    assert_gone(sleeper, steady)
+
+
+HARNESS = """
+import sys, time
+from snakelab import make
+from snakelab.harness.bots import BotAgent
+bot = BotAgent(sys.argv[1], run_dir=sys.argv[2], python=sys.executable)
+bot.reset(make("arena(game_width=16,game_height=16)").info, 0, 0)
+print(bot.pid, flush=True)
+time.sleep(60)
+"""
+
+
+@pytest.mark.slow
+def test_bots_die_with_a_killed_harness(tmp_path):
+    import signal
+    import subprocess
+    import time
+
+    harness = subprocess.Popen(
+        [sys.executable, "-c", HARNESS, str(BOTS / "sleep_bot.py"), str(tmp_path)], stdout=subprocess.PIPE, text=True
+    )
+    pid = int(harness.stdout.readline())
+    assert is_live(pid)
+    harness.send_signal(signal.SIGKILL)
+    harness.wait()
+    for _ in range(100):  # the kernel delivers the parent-death signal asynchronously
+        if not is_live(pid):
+            break
+        time.sleep(0.05)
+    assert not is_live(pid)

@@ -93,6 +93,7 @@ def test_run__errors(tmp_path, monkeypatch, files, args, needle):
     assert "Traceback" not in r.output
 
 
+@pytest.mark.slow
 def test_run__error_is_one_line_from_the_console_script(tmp_path):
     (tmp_path / "snake_config.txt").write_text("speed 20\nzombies 3\n")
     r = _snakelab("arena", "run", "--no-view", cwd=tmp_path)
@@ -100,6 +101,7 @@ def test_run__error_is_one_line_from_the_console_script(tmp_path):
     assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_tournament__rotating_seats_and_intervals(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     cfg = tmp_path / "cfg"
