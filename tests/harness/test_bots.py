@@ -225,3 +225,23 @@ def test_bots_die_with_a_killed_harness(tmp_path):
             break
         time.sleep(0.05)
     assert not is_live(pid)
+
+
+@pytest.mark.slow
+def test_java_jar_bot(tmp_path):
+    """A jar runs as ``java -jar FILE`` (heap limited with -Xmx) and logs like any bot."""
+    import subprocess
+
+    build = tmp_path / "build"
+    build.mkdir()
+    subprocess.run(["javac", "-d", str(build), str(BOTS / "JavaBot.java")], check=True)
+    (build / "manifest.txt").write_text("Main-Class: JavaBot\n")
+    jar = tmp_path / "bot.jar"
+    subprocess.run(["jar", "cfm", str(jar), "manifest.txt", "JavaBot.class"], check=True, cwd=build)
+    java = BotAgent(str(jar), lockstep=True, timeout_s=10, run_dir=str(tmp_path))
+    assert java.command[:2] == ["java", "-jar"]
+    res, _events = run([java], tmp_path)
+    assert res.steps == 50 and res.outcome.details["crashes"][0] == 0
+    assert res.outcome.details["timeouts"][0] == 0
+    assert "java step 1" in java.log_path.read_text()
+    assert_gone(java)
