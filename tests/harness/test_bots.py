@@ -245,3 +245,15 @@ def test_java_jar_bot(tmp_path):
     assert res.outcome.details["timeouts"][0] == 0
     assert "java step 1" in java.log_path.read_text()
     assert_gone(java)
+
+
+def test_real_time_uses_the_last_line_since_the_previous_deadline(tmp_path):
+    double = bot("double_bot.py", tmp_path, lockstep=False)
+    game = "arena(game_width=16,game_height=16,duration=2,speed=100)"  # 20 steps
+    path = tmp_path / "replay.jsonl"
+    agents = [double] + [make_agent("arena.greedy") for _ in range(3)]
+    play(make(game), agents, 2, replay=path)
+    lines = [json.loads(line) for line in path.read_text().splitlines()[1:-1]]
+    mine = [step["actions"][0] for step in lines]
+    assert mine.count(3) >= len(mine) // 2 and 0 not in mine
+    assert_gone(double)
