@@ -222,7 +222,7 @@ def bot_ref(bot: str, timeout: float, run_dir: str, python: str) -> tuple[str, s
             "path": str(p.resolve()),
             "lockstep": True,
             "timeout_s": timeout,
-            "run_dir": run_dir,
+            "run_dir": f"{run_dir}/match{{match}}",  # one folder per match (see tournament_specs)
             "python": python,
         }
         return p.name, format_spec("arena.bot", params)
@@ -237,7 +237,8 @@ def tournament_specs(
     """Matches with rotating seats, and per match the entry index of each seat (-1: greedy filler).
 
     Game k seats the entries rotated by k; with fewer entries than seats the rest
-    are greedy fillers, with more the entries take turns sitting out.
+    are greedy fillers, with more the entries take turns sitting out. ``{match}`` in
+    an agent string becomes the match number (bots' log folders).
     """
     specs: list[MatchSpec] = []
     lineups: list[list[int]] = []
@@ -250,7 +251,7 @@ def tournament_specs(
         else:
             for i in range(seats):
                 lineup[i] = (k + i) % n
-        agents = tuple(refs[e] if e >= 0 else "arena.greedy" for e in lineup)
+        agents = tuple(refs[e].replace("{match}", f"{k:04d}") if e >= 0 else "arena.greedy" for e in lineup)
         specs.append(MatchSpec(gstr, agents, s, budget=Budget(time_s=speed_ms / 1000), measure=True, index=k))
         lineups.append(lineup)
     return specs, lineups

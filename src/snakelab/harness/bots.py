@@ -402,7 +402,8 @@ class BotAgent(BaseAgent):
         timeout_s: Lockstep hard limit per answer, in seconds.
         run_dir: Folder for the log and error files (default ``arena_runs/bots``).
         name: Label used in file names and notices (default: the file's stem).
-        cpu_s: CPU-time limit in seconds (default: the game's duration + 10 s; 0: none).
+        cpu_s: CPU-time limit in seconds (default: the game's duration + 10 s, in
+            lockstep 4 × duration + 60 s; 0: none).
         memory_mb: Memory limit in MiB (0: none).
         startup_s: Real time: grace after start before the first state is due.
         output_limit: Bytes of output allowed in one step.
@@ -461,7 +462,12 @@ class BotAgent(BaseAgent):
         super().reset(info, player, seed)
         cfg = info.config
         self._speed_s = cfg.speed / 1000.0
-        cpu = self.cpu_s if self.cpu_s is not None else cfg.duration + 10.0
+        if self.cpu_s is not None:
+            cpu = self.cpu_s
+        else:
+            # Real time: a bot cannot use more CPU than the game lasts; lockstep games
+            # wait for answers, so they get a wider margin.
+            cpu = cfg.duration + 10.0 if not self.lockstep else 4.0 * cfg.duration + 60.0
         limits = BotLimits(
             cpu_s=cpu or None, memory_mb=self.memory_mb or None, output_limit=self.output_limit, log_limit=2 << 20
         )

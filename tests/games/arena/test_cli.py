@@ -119,6 +119,8 @@ def test_tournament__rotating_seats_and_intervals(tmp_path, monkeypatch):
     rows = {row["bot"]: row for row in obj["bots"]}
     assert set(rows) == {"arena.champion", "arena.greedy", "steady_bot.py", "arena.greedy (filler)"}
     assert rows["arena.champion"]["games"] == 3 and rows["steady_bot.py"]["games"] == 3
+    logs = sorted(p.parent.name for p in tmp_path.glob("arena_runs/*/match*/*steady_bot.log"))
+    assert logs == ["match0000", "match0001", "match0002"]
     assert sum(row["wins"] for row in rows.values()) == 3
     for row in rows.values():
         lo, hi = row["ci95"]
