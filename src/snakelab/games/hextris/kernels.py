@@ -510,7 +510,26 @@ def embed_unit(board, dl, size, canon, spawn, target, lockcmd, e, ph_cmds, ph_le
     nheld = 1
     n = 0
     limit = out.shape[0] - 64
+    tx, ty, tr = decode(target, e, nx, ny)
     while cur != target and n < limit:
+        # A phrase whose last command is the lock itself: it reaches the target and locks.
+        for oi in range(ph_order.shape[0]):
+            p = ph_order[oi]
+            ln = ph_len[p]
+            if ln < 2:
+                continue
+            last = ph_cmds[p, ln - 1]
+            qx, qy, qr = step(tx, ty, tr, last)
+            qr = canon[qr]
+            if (last >= 4 and qr == tr) or fits(board, dl, size, qx, qy, qr):
+                continue  # the last command would be an error or a move, not a lock
+            ok, end, _nt = sim_phrase(board, dl, size, canon, e, can, cur, held, nheld, ph_cmds, ln - 1, p, tmp)
+            if ok and end == target:
+                for j in range(ln):
+                    out[n, 0] = ph_cmds[p, j]
+                    out[n, 1] = p
+                    n += 1
+                return n
         took = False
         for oi in range(ph_order.shape[0]):
             p = ph_order[oi]
