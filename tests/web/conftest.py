@@ -185,7 +185,7 @@ def page(browser: Any, server: LiveServer, request: pytest.FixtureRequest) -> It
     """A fresh browser page; on failure a full-page screenshot goes to ``test-artifacts/``."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     pg = context.new_page()
-    pg.set_default_timeout(10_000)
+    pg.set_default_timeout(20_000)  # generous: CI machines run two test workers on two cores
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
     pg.js_errors = errors

@@ -126,7 +126,7 @@ def test_human_arena_plays_at_real_speed_with_keys(page: Any, server: LiveServer
     page.wait_for_function("JSON.parse(document.querySelector('#board').dataset.actions)[0] === 0")
     wait_step(page, s0 + 8)
     rate = (board_step(page) - s0) / (time.monotonic() - t0)
-    assert 4 < rate < 16, f"{rate:.1f} steps/s; the game's own speed is 10"
+    assert 2 < rate < 14, f"{rate:.1f} steps/s; the game's own speed is 10"
     assert summary_value(page, "alive").endswith("/ 4")
     assert page.js_errors == []
 

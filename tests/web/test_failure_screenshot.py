@@ -44,18 +44,8 @@ def test_failing_browser_test_saves_a_screenshot(tmp_path: Path) -> None:
         "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]),
         "SNAKELAB_TEST_ARTIFACTS": str(artifacts),
     }
-    args = [
-        sys.executable,
-        "-m",
-        "pytest",
-        "-q",
-        "-p",
-        "no:cacheprovider",
-        "-p",
-        "no:xdist",
-        "--rootdir",
-        str(tmp_path),
-    ]
+    plugins = ["-p", "no:cacheprovider", "-p", "no:xdist", "-p", "no:hypothesispytest"]
+    args = [sys.executable, "-m", "pytest", "-q", *plugins, "--rootdir", str(tmp_path)]
     proc = subprocess.run(
         [*args, str(tmp_path / "test_child.py")],
         cwd=tmp_path,

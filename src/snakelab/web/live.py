@@ -175,22 +175,30 @@ class LiveSession:
     async def start(self, settings: Settings) -> None:
         """Stop any running game and start a new one from ``settings``."""
         await self.stop()
-        game = make(settings.game)
+        # Building a game or an agent may load files or compile tables: keep the loop free.
+        game = await asyncio.to_thread(make, settings.game)
         n = game.info.num_players
         if len(settings.agents) != n:
             raise SnakelabError(f"{game.info.name} needs {n} agent(s), got {len(settings.agents)}")
         humans: dict[int, HumanSeat] = {}
         agents: list[Agent | None] = []
-        for i, name in enumerate(settings.agents):
-            if name == HUMAN:
-                play = HUMAN_PLAY.get(game.info.id)
-                if play is None:
-                    raise SnakelabError(f"{game.info.id} cannot be played by a human in the browser yet")
-                idle = None if play.idle is None else game.action_from_json(play.idle)
-                humans[i] = HumanSeat(play.mode, last_applied=idle)
-                agents.append(None)
-            else:
-                agents.append(make_agent(name))
+        try:
+            for i, name in enumerate(settings.agents):
+                if name == HUMAN:
+                    play = HUMAN_PLAY.get(game.info.id)
+                    if play is None:
+                        raise SnakelabError(f"{game.info.id} cannot be played by a human in the browser yet")
+                    idle = None if play.idle is None else game.action_from_json(play.idle)
+                    humans[i] = HumanSeat(play.mode, last_applied=idle)
+                    agents.append(None)
+                else:
+                    agents.append(await asyncio.to_thread(make_agent, name))
+        except BaseException:
+            for agent in agents:
+                if agent is not None:
+                    with contextlib.suppress(Exception):
+                        agent.close()
+            raise
         if humans:
             play = HUMAN_PLAY[game.info.id]
             # Real-time games run at their own pace when a person plays.
