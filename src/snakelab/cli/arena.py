@@ -319,7 +319,9 @@ def tournament_cmd(
         labels = [label for label, _ in entries]
         specs, lineups = tournament_specs([ref for _, ref in entries], cfg.num_snakes, games, seed, gstr, cfg.speed)
         t0 = time.perf_counter()
-        results = run_matches(specs, f"arena tournament, {games} games", executor=executor, jobs=jobs, resume=resume)
+        results = run_matches(
+            specs, f"arena tournament, {games} games", executor=executor, jobs=jobs, resume=resume, run_seed=seed
+        )
         wall = time.perf_counter() - t0
     except SnakelabError as exc:
         fail(str(exc))

@@ -125,6 +125,19 @@ def test_tournament__rotating_seats_and_intervals(tmp_path, monkeypatch):
     for row in rows.values():
         lo, hi = row["ci95"]
         assert 0 <= lo <= row["win_rate"] <= hi <= 1 and row["mean_longest"] >= 5
+    # The run was stored; resuming it plays nothing and reports the same table.
+    import re
+
+    run_id = re.search(r"--resume (\S+?)\)", r.stderr).group(1)
+    again = runner.invoke(
+        app,
+        [
+            "arena", "tournament", "champion", "greedy", str(BOTS / "steady_bot.py"), "--games", "3", "-j", "1",
+            "--config", str(cfg), "--json", "--python", sys.executable, "--seed", "2", "--resume", run_id,
+        ],
+    )  # fmt: skip
+    assert again.exit_code == 0, again.output
+    assert {r["bot"]: r["wins"] for r in _json(again.stdout)["bots"]} == {b: row["wins"] for b, row in rows.items()}
 
 
 def test_tournament_specs_rotate_seats():
