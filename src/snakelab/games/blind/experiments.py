@@ -68,7 +68,7 @@ def generate_tests(
             if n_special**3 > start - 1:
                 pairs.append((n_special, n_special * n_special))
             n_special += 5
-        divisors = [a for a in range(2, end) if end % a == 0 and a != root]
+        divisors = sorted({d for a in range(2, root + 1) if end % a == 0 for d in (a, end // a)} - {root, end})
         rng = rng_for(seed, "tests", i)
         rng.shuffle(divisors)
         for a in divisors:
@@ -163,6 +163,7 @@ def make_plots(
     strategies: tuple[str, ...] = ("spiral", "zigzag", "dynamic-zigzag(k=11)", "champion"),
     ks: tuple[int, ...] = tuple(range(1, 51)),
     pair: tuple[int, int] = (11, 20),
+    square: int = 1000,
     on_step: object = None,
 ) -> list[Path]:
     """Draw the seed's four figures into ``out_dir`` and return the PNG paths.
@@ -171,7 +172,7 @@ def make_plots(
        against 35·S (S the interval's end).
     2. ``blind_extra_steps.png`` — extra steps of the dynamic zig-zag within 35 M moves, by k.
     3. ``blind_max_by_k.png`` — max moves over the test set as a function of k, beside
-       the largest square (1000×1000).
+       the largest square (``square``×``square``, 1000 for S ≤ 10^6).
     4. ``blind_k_pair.png`` — max and mean per interval for two k values side by side.
     """
     import matplotlib
@@ -216,21 +217,22 @@ def make_plots(
     tick()
 
     # 3. Max over the test set as a function of k, beside the largest square.
-    w = np.array([r.width for r in rows] + [1000], np.int64)
-    h = np.array([r.height for r in rows] + [1000], np.int64)
-    worst, square = [], []
+    w = np.array([r.width for r in rows] + [square], np.int64)
+    h = np.array([r.height for r in rows] + [square], np.int64)
+    length = int(CAP_RATIO * int((w * h).max())) + 1
+    worst, on_square = [], []
     for k in ks:
-        table = RunTable(DynamicZigzag(k).moves_array(SEED_MOVES))
+        table = RunTable(DynamicZigzag(k).moves_array(length))
         covers = fast_covers(table, w, h, CAP_RATIO)
         covers = np.where(covers >= 0, covers, (CAP_RATIO * w * h).astype(np.int64))
         worst.append(int(covers[:-1].max()))
-        square.append(int(covers[-1]))
+        on_square.append(int(covers[-1]))
         tick()
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.5))
     ax1.plot(ks, worst, "o-", ms=3)
     ax1.set_title("max moves over the test set")
-    ax2.plot(ks, square, "o-", ms=3, color="tab:orange")
-    ax2.set_title("moves on the largest square, 1000×1000")
+    ax2.plot(ks, on_square, "o-", ms=3, color="tab:orange")
+    ax2.set_title(f"moves on the largest square, {square}×{square}")
     for ax in (ax1, ax2):
         ax.set_xlabel("k")
         ax.set_ylabel("moves")

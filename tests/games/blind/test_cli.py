@@ -1,0 +1,109 @@
+import csv
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from snakelab.cli import app
+
+runner = CliRunner()
+
+
+def _snakelab(*args):
+    return subprocess.run(
+        [sys.executable, "-c", "from snakelab.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def _json(out):
+    return json.loads(out[out.index("{") :])
+
+
+def test_cover_json_keys_and_check_figure():
+    r = runner.invoke(
+        app, ["blind", "cover", "-s", "dynamic-zigzag", "--k", "11", "-W", "1000", "-H", "1000", "--json"]
+    )
+    assert r.exit_code == 0, r.output
+    obj = _json(r.stdout)
+    assert set(obj) == {"strategy", "width", "height", "cover", "ratio"}
+    assert obj["cover"] == 6_531_233 and obj["ratio"] == pytest.approx(6.531233)
+
+
+def test_sweep_json_keys(tmp_path):
+    r = runner.invoke(
+        app,
+        ["blind", "sweep", "-s", "dynamic-zigzag", "--k", "11", "--max-area", "600", "--jobs", "1", "--json",
+         "--checkpoint", str(tmp_path / "c.jsonl")],
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    obj = _json(r.stdout)
+    for key in ("strategy", "max_area", "grids", "worst_ratio", "worst_grid", "mean_ratio"):
+        assert key in obj
+    assert obj["strategy"] == "dynamic-zigzag(k=11)" and obj["max_area"] == 600
+    assert isinstance(obj["worst_grid"], list) and len(obj["worst_grid"]) == 2
+    assert obj["worst_ratio"] >= obj["mean_ratio"] >= 1
+
+
+def test_sweep_table_view(tmp_path):
+    r = runner.invoke(app, ["blind", "sweep", "-s", "spiral", "-N", "300", "-j", "1", "--no-checkpoint"])
+    assert r.exit_code == 0, r.output
+    assert "not covered" in r.stdout and "per band" in r.stdout
+
+
+def test_show_draws_a_small_torus_and_refuses_a_big_one():
+    r = runner.invoke(app, ["blind", "show", "-s", "spiral", "-W", "5", "-H", "4"])
+    assert r.exit_code == 0 and "covered after" in r.stdout
+    big = _snakelab("blind", "show", "-W", "101", "-H", "100")
+    assert big.returncode != 0 and "at most 10,000" in big.stderr and "Traceback" not in big.stderr
+
+
+def test_moves_file_round_trip(tmp_path):
+    path = tmp_path / "m.txt"
+    r = runner.invoke(app, ["blind", "moves", "-s", "dynamic-zigzag", "-n", "5000", "-o", str(path)])
+    assert r.exit_code == 0 and path.read_text().startswith("RRDRDRDRDRDRDRR")
+    a = _json(runner.invoke(app, ["blind", "cover", "--moves", str(path), "-W", "9", "-H", "7", "--json"]).stdout)
+    b = _json(runner.invoke(app, ["blind", "cover", "-s", "dynamic-zigzag", "-W", "9", "-H", "7", "--json"]).stdout)
+    assert a["cover"] == b["cover"] and a["cover"] > 0
+
+
+def test_tests_generate_and_run(tmp_path):
+    path = tmp_path / "t.csv"
+    r = runner.invoke(app, ["blind", "tests", "generate", "-o", str(path), "--seed", "2"])
+    assert r.exit_code == 0, r.output
+    rows = list(csv.reader(path.read_text().splitlines()))
+    assert rows[0] == ["A", "B", "S_interval"] and len(rows) == 1 + 500
+    out = tmp_path / "res.csv"
+    r = runner.invoke(app, ["blind", "tests", "run", "-s", "dynamic-zigzag", "-t", str(path), "-o", str(out), "--json"])
+    assert r.exit_code == 0, r.output
+    obj = _json(r.stdout)
+    assert obj["grids"] == 500 and 6.5 < obj["max_ratio"] < 35
+    assert len(out.read_text().splitlines()) == 501
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["blind", "cover", "-W", "0", "-H", "5"], "0×5"),
+        (["blind", "cover", "-s", "snail", "-W", "3", "-H", "5"], "unknown strategy 'snail'"),
+        (["blind", "sweep", "-s", "snail", "-N", "100"], "unknown strategy 'snail'"),
+        (["blind", "cover", "-s", "spiral", "--k", "3", "-W", "3", "-H", "5"], "bad parameters"),
+        (["blind", "tests", "run", "-t", "/nonexistent/t.csv"], "cannot read test set"),
+    ],
+)
+def test_bad_input__one_line_error(args, needle):
+    r = _snakelab(*args)
+    assert r.returncode != 0 and needle in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_stray_character_in_a_move_file__one_line_error(tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text("RDRD\nRRDD\nRD?R\n")
+    r = _snakelab("blind", "cover", "--moves", str(path), "-W", "3", "-H", "3")
+    assert r.returncode != 0 and "line 3, column 3" in r.stderr and "'?'" in r.stderr
+    assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
