@@ -162,6 +162,7 @@ def test_live_game_streams_frames_to_the_end(client: TestClient) -> None:
     assert [f["step"] for f in frames] == list(range(len(frames)))
     assert msgs[-1]["type"] == "end"
     assert msgs[-1]["outcome"]["termination"] == "WON"
+    assert msgs[-1]["notices"] == []
     assert frames[-1]["state"]["termination"] == "WON"
 
 
@@ -238,3 +239,12 @@ def test_live_turn_based_human_gets_a_notice_for_an_illegal_key(client: TestClie
         frame = ws.receive_json()
         assert (frame["step"], frame["actions"], frame["state"]["commands"]) == (1, ["l"], "l")
         assert frame["view"]["unit"]
+
+
+def test_live_end_carries_agent_notices(client: TestClient) -> None:
+    with client.websocket_connect("/ws/live") as ws:
+        # 3×3 has no Hamiltonian cycle: the agent says it plays the safe policy instead.
+        ws.send_json({"type": "start", "game": "classic(width=3,height=3)", "agents": ["classic.hamilton"], "fps": 0})
+        end = receive_until(ws, "end")[-1]
+    assert end["type"] == "end"
+    assert any("no Hamiltonian cycle" in n for n in end["notices"])

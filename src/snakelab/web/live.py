@@ -282,7 +282,11 @@ class LiveSession:
                         [None if a is None else game.action_to_json(a) for a in actions],
                     )
                 )
-            await self.send({"type": "end", "step": state.step_count, "outcome": state.outcome().to_json()})
+            # Agents' remarks (e.g. a fallback policy on a board without a cycle), as the CLI prints them.
+            notices = [str(n) for n in (getattr(a, "notice", None) for a in agents if a is not None) if n]
+            await self.send(
+                {"type": "end", "step": state.step_count, "outcome": state.outcome().to_json(), "notices": notices}
+            )
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # any failure must reach the page, not vanish in a task

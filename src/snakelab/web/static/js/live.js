@@ -134,6 +134,7 @@ async function onMessage(msg) {
     scheduleDraw();
   } else if (msg.type === "end") {
     $("outcome").textContent = outcomeText(msg.outcome);
+    if (msg.notices && msg.notices.length) $("notice").textContent = msg.notices.join(" · ");
     board.dataset.ended = "1";
     syncButtons(false);
   } else if (msg.type === "status") {
