@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 
 from snakelab import make, make_agent
+from snakelab.core.grid import Grid
 from snakelab.games.classic.champion import CellTreeAgent, _feasible, block_tables
+from snakelab.games.classic.cycles import corner_cycle
 from snakelab.harness import MatchSpec, match_seeds, play, run_many
 
 
@@ -149,3 +151,25 @@ def test_champion__longer_start_and_odd_board_still_win():
 def test_champion__is_registered_as_cell_tree_too():
     a, b = make_agent("classic.champion"), make_agent("classic.cell-tree")
     assert isinstance(a, CellTreeAgent) and isinstance(b, CellTreeAgent)
+
+
+@pytest.mark.parametrize(("w", "h"), [(3, 3), (3, 5), (5, 3), (5, 7), (9, 9)])
+def test_corner_cycle__covers_all_but_the_corner(w, h):
+    g = Grid(w, h)
+    cyc = corner_cycle(g)
+    assert sorted(cyc) == list(range(1, w * h))
+    assert all(g.direction_to(a, b) >= 0 for a, b in zip(cyc, cyc[1:] + cyc[:1], strict=True))
+
+
+@pytest.mark.parametrize(("w", "h"), [(3, 3), (3, 5), (3, 7), (5, 5), (7, 5)])
+def test_champion__odd_boards_lenient_always_won(w, h):
+    specs = [MatchSpec(f"classic(width={w},height={h})", ("classic.champion",), s) for s in match_seeds(3, 15)]
+    results = run_many(specs, jobs=1)
+    assert all(r.outcome.details["won"] for r in results)
+    assert "both sides odd" in results[0].notices[0]
+
+
+def test_champion__odd_board_strict_plays_legal_games():
+    specs = [MatchSpec("classic(width=5,height=5,tail_rule=strict)", ("classic.champion",), s) for s in range(20)]
+    results = run_many(specs, jobs=1)
+    assert all(r.outcome.details["length"] >= 20 for r in results)  # it fills the cycle before the last apple

@@ -108,7 +108,12 @@ class SafeAgent(BaseAgent):
             blocked = bytearray(s.occ)
             blocked[s.body[0]] = 0 if not strict else 1
             path = g.path(s.head, s.apple, blocked)
-            if path is not None and len(path) > 1 and self._tail_reachable_after(s, path):
+            if (
+                path is not None
+                and len(path) > 1
+                and s.is_legal(0, g.direction_to(s.head, path[1]))  # at length 2 the tail is the neck
+                and self._tail_reachable_after(s, path)
+            ):
                 return g.direction_to(s.head, path[1])
         # Follow the tail: the move from which the tail stays reachable, farthest from the apple.
         best, best_key = -1, (-1, -1)

@@ -727,6 +727,77 @@ def decide(
     return best
 
 
+class OddBoardAgent(BaseAgent):
+    """Both sides odd: no Hamiltonian cycle, but two that each miss one cell.
+
+    ``C`` (from :func:`~snakelab.games.classic.cycles.corner_cycle`) covers all but
+    the corner ``x = (0, 0)``; ``C'`` is ``C`` with ``y = (1, 1)`` swapped for ``x``.
+    Both run ``b = (0, 1) → (y or x) → a = (1, 0)`` and agree everywhere else. The
+    snake follows the current cycle; when the apple sits on the cell it misses, the
+    head turns into it at ``b``: the body behind ``b`` is the same on both cycles, so
+    it lies on the other cycle from then on.
+
+    With the lenient tail rule this wins every game: below length ``n - 1`` the next
+    cycle cell is free; at ``n - 1`` the body fills the current cycle, the head chases
+    its own tail (legal under that rule) until it reaches ``b`` and eats the last apple.
+    Under the strict rule chasing the tail is a death, so the last apple is won only
+    when the head happens to be next to it; otherwise the agent plays ``safe``.
+    Longer starts that lie on neither cycle are played by ``safe`` as well.
+    """
+
+    def reset(self, info: GameInfo, player: int, seed: int) -> None:
+        """Build the two cycles."""
+        super().reset(info, player, seed)
+        from snakelab.core.grid import Grid
+        from snakelab.games.classic.agents import SafeAgent
+        from snakelab.games.classic.cycles import corner_cycle
+
+        cfg: Config = info.config
+        grid = Grid(cfg.width, cfg.height)
+        self._safe = SafeAgent()
+        self._safe.reset(info, player, seed)
+        self.notice = (
+            f"{cfg.width}×{cfg.height} has no Hamiltonian cycle (both sides odd): "
+            "switching between two cycles that each miss one cell"
+        )
+        cyc = corner_cycle(grid)
+        x, y = grid.index(0, 0), grid.index(1, 1)
+        self._b = grid.index(0, 1)
+        alt = [x if c == y else c for c in cyc]
+        self._succ: list[list[int]] = []
+        for order in (cyc, alt):
+            succ = [-1] * grid.size
+            for i, c in enumerate(order):
+                succ[c] = order[(i + 1) % len(order)]
+            self._succ.append(succ)
+        self._missing = (x, y)
+        self._cur = -1
+        self._grid = grid
+
+    def _on_cycle(self, s: State, k: int) -> bool:
+        succ = self._succ[k]
+        body = s.body
+        return all(succ[body[i]] == body[i + 1] for i in range(len(body) - 1)) and succ[s.head] >= 0
+
+    def act(self, observation: Any, budget: Budget | None) -> int:
+        """One move."""
+        s: State = observation
+        if self._cur < 0 or not self._on_cycle(s, self._cur):
+            fits = [k for k in (0, 1) if self._on_cycle(s, k)]
+            if not fits:
+                self._cur = -1
+                return int(self._safe.act(s, budget))
+            self._cur = fits[0]
+        k = self._cur
+        if s.head == self._b and s.apple == self._missing[k]:
+            self._cur = 1 - k  # the body behind b is the same on both cycles
+            return self._grid.direction_to(s.head, s.apple)
+        nxt = self._succ[k][s.head]
+        if s.occ[nxt] and (nxt != s.body[0] or s.config.tail_rule == "strict" or len(s.body) < 3):
+            return int(self._safe.act(s, budget))
+        return self._grid.direction_to(s.head, nxt)
+
+
 class CellTreeAgent(BaseAgent):
     """The cell-tree snake (see the module docstring); boards with both sides even.
 
@@ -744,7 +815,10 @@ class CellTreeAgent(BaseAgent):
         from snakelab.games.classic.agents import ShortcutAgent
 
         cfg: Config = info.config
-        self._fb = self._fallback_agent if self._fallback_agent is not None else ShortcutAgent()
+        odd = cfg.width % 2 == 1 and cfg.height % 2 == 1
+        self._fb = (
+            self._fallback_agent if self._fallback_agent is not None else OddBoardAgent() if odd else ShortcutAgent()
+        )
         self._fb.reset(info, player, seed)
         self.notice = self._fb.notice
         self._use_fb = cfg.width % 2 == 1 or cfg.height % 2 == 1
