@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from snakelab.core.replay import read_replay
+from snakelab.core.replay import read_replay, verify
 from snakelab.web import create_app
 from snakelab.web.replays import PathEscapeError, safe_path
 
@@ -248,3 +248,28 @@ def test_live_end_carries_agent_notices(client: TestClient) -> None:
         end = receive_until(ws, "end")[-1]
     assert end["type"] == "end"
     assert any("no Hamiltonian cycle" in n for n in end["notices"])
+
+
+def test_live_game_can_be_recorded_as_a_replay(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path)) as c, c.websocket_connect("/ws/live") as ws:
+        game = "classic(width=4,height=4)"
+        ws.send_json({"type": "start", "game": game, "agents": ["classic.hamilton"], "fps": 0, "record": True})
+        msgs = receive_until(ws, "end")
+        listed = c.get("/api/replays").json()["replays"]
+    rel = msgs[0]["recording"]
+    assert rel.startswith("live/classic-seed1-")
+    assert [r["path"] for r in listed] == [rel]
+    assert verify(tmp_path / rel) == msgs[-1]["step"]
+
+
+def test_a_stopped_recording_leaves_no_file(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path)) as c, c.websocket_connect("/ws/live") as ws:
+        start = {"type": "start", "game": "classic", "agents": ["classic.hamilton"], "paused": True, "record": True}
+        ws.send_json(start)
+        assert ws.receive_json()["recording"]
+        assert ws.receive_json()["step"] == 0
+        assert list((tmp_path / "live").iterdir())
+        ws.send_json({"type": "stop"})
+        ws.send_json({"type": "dance"})  # any reply proves the stop was handled
+        assert ws.receive_json()["type"] == "error"
+    assert list((tmp_path / "live").iterdir()) == []

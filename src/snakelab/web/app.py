@@ -107,7 +107,7 @@ def create_app(
         async def send(msg: dict[str, Any]) -> None:
             await websocket.send_text(json.dumps(msg, separators=(",", ":")))
 
-        session = LiveSession(send)
+        session = LiveSession(send, root)
         try:
             while True:
                 text = await websocket.receive_text()

@@ -20,11 +20,14 @@ import json
 import math
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from snakelab.core.errors import IllegalActionError, SnakelabError
 from snakelab.core.game import JSON, Agent, Budget, Game, State
 from snakelab.core.registry import make, make_agent
+from snakelab.core.replay import ReplayWriter
 from snakelab.core.rng import derive_seed
 from snakelab.web.games import HUMAN_PLAY, overlay_for, view_for
 
@@ -49,6 +52,7 @@ class Settings:
     seed: int
     fps: float
     paused: bool = False
+    record: bool = False
 
 
 def parse_start(msg: dict[str, Any]) -> Settings:
@@ -68,7 +72,14 @@ def parse_start(msg: dict[str, Any]) -> Settings:
         fps = float(msg.get("fps", 10))
     except (TypeError, ValueError):
         raise SnakelabError("seed must be an integer and fps a number") from None
-    return Settings(game.strip(), list(agents), seed, clamp_fps(fps), bool(msg.get("paused", False)))
+    return Settings(
+        game.strip(),
+        list(agents),
+        seed,
+        clamp_fps(fps),
+        bool(msg.get("paused", False)),
+        bool(msg.get("record", False)),
+    )
 
 
 def clamp_fps(fps: float) -> float:
@@ -93,9 +104,12 @@ class LiveSession:
 
     Args:
         send: Coroutine sending one JSON message to the client.
+        replay_dir: Where games started with ``"record": true`` write their replay
+            (under ``live/``), or None to refuse recording.
     """
 
-    def __init__(self, send: Send) -> None:
+    def __init__(self, send: Send, replay_dir: Path | None = None) -> None:
+        self._replay_dir = replay_dir
         self._send_raw = send
         self._send_lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
@@ -224,8 +238,18 @@ class LiveSession:
     async def _run(self, game: Game, agents: list[Agent | None], settings: Settings) -> None:
         info = game.info
         names = settings.agents
+        writer: ReplayWriter | None = None
+        finished = False
         try:
             state = game.new_state(settings.seed)
+            recording = None
+            if settings.record:
+                if self._replay_dir is None:
+                    raise SnakelabError("this server has no replay folder to record into")
+                stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+                recording = f"live/{info.id}-seed{settings.seed}-{stamp}.jsonl"
+                writer = ReplayWriter(self._replay_dir / recording, game, settings.seed, names)
+                writer.start(state)
             for i, agent in enumerate(agents):
                 if agent is not None:
                     agent.reset(info, i, derive_seed(settings.seed, "agent", i))
@@ -244,6 +268,7 @@ class LiveSession:
                     "paused": self._paused,
                     "humans": human_meta,
                     "overlay": overlay_for(game, [a for a in names if a != HUMAN]),
+                    "recording": recording,
                 }
             )
             await self.send(self._frame(game, state, [], []))
@@ -274,6 +299,8 @@ class LiveSession:
                 for p in movers:
                     if p in self._humans:
                         self._humans[p].last_applied = actions[p]
+                if writer is not None:
+                    writer.step(actions, events, state)
                 await self.send(
                     self._frame(
                         game,
@@ -284,6 +311,9 @@ class LiveSession:
                 )
             # Agents' remarks (e.g. a fallback policy on a board without a cycle), as the CLI prints them.
             notices = [str(n) for n in (getattr(a, "notice", None) for a in agents if a is not None) if n]
+            if writer is not None:
+                writer.finish(state.outcome())
+                finished = True
             await self.send(
                 {"type": "end", "step": state.step_count, "outcome": state.outcome().to_json(), "notices": notices}
             )
@@ -292,6 +322,10 @@ class LiveSession:
         except Exception as exc:  # any failure must reach the page, not vanish in a task
             await self.send({"type": "error", "message": " ".join(str(exc).split()) or type(exc).__name__})
         finally:
+            if writer is not None and not finished:
+                # A stopped or failed game leaves no truncated replay behind.
+                writer.close()
+                writer.path.unlink(missing_ok=True)
             for agent in agents:
                 if agent is not None:
                     with contextlib.suppress(Exception):

@@ -120,6 +120,7 @@ async function onMessage(msg) {
     const turn = humans.some((h) => msg.humans[h].mode === "turn");
     $("typing").classList.toggle("hidden", !turn);
     $("notice").textContent = "";
+    $("replay-link").classList.add("hidden");
     if (humans.length) { board.focus(); $("human-help").textContent = `You are player ${humans.join(", ")}: ${msg.humans[humans[0]].help}`; }
     board.dataset.game = msg.game;
     $("show-overlay").closest(".row").classList.toggle("hidden", !(msg.overlay && msg.overlay.cycle));
@@ -135,6 +136,10 @@ async function onMessage(msg) {
   } else if (msg.type === "end") {
     $("outcome").textContent = outcomeText(msg.outcome);
     if (msg.notices && msg.notices.length) $("notice").textContent = msg.notices.join(" · ");
+    if (meta && meta.recording) {
+      $("replay-link").href = `/replays?path=${encodeURIComponent(meta.recording)}`;
+      $("replay-link").classList.remove("hidden");
+    }
     board.dataset.ended = "1";
     syncButtons(false);
   } else if (msg.type === "status") {
@@ -154,7 +159,10 @@ function syncButtons(running) {
 async function start() {
   showError("");
   const agents = seatAgents();
-  const msg = { type: "start", game: $("game-string").value, agents, seed: Number($("seed").value || 1), fps: Number($("fps").value) };
+  const msg = {
+    type: "start", game: $("game-string").value, agents, seed: Number($("seed").value || 1),
+    fps: Number($("fps").value), record: $("record").checked,
+  };
   try { await connect(); } catch (err) { showError(err.message); return; }
   send(msg);
 }
