@@ -279,9 +279,13 @@ class ChampionAgent(BaseAgent):
         cap: Regions of this many cells count as "plenty" (0: free cells / 64).
         samples: Random free cells tried for each new snake after the first.
         middle: Start the first snake at the middle of the top row instead of its left end.
+        alternate: Move the two ends in turn (two fronts) instead of keeping the tail in reserve.
     """
 
-    def __init__(self, hug: int = 1, cap: int = 0, samples: int = 24, middle: bool = False) -> None:
+    def __init__(
+        self, hug: int = 1, cap: int = 0, samples: int = 24, middle: bool = False, alternate: bool = False
+    ) -> None:
+        self.alternate = bool(alternate)
         self.middle = bool(middle)
         self.hug = int(hug)
         self.cap = int(cap)
@@ -333,7 +337,9 @@ class ChampionAgent(BaseAgent):
                 for okn, x in ((tr > 0, t - m), (tr < n - 1, t + m), (tc > 0, t - 1), (tc < m - 1, t + 1)):
                     if not okn or occ[x]:
                         taken += 1
-                key = (w, 1 - k, pref + self.hug * taken)
+                # Head before tail (the tail in reserve), or the two ends in turn.
+                first = (s.steps + k) % 2 if self.alternate else 1 - k
+                key = (w, first, pref + self.hug * taken)
                 if best_key is None or key > best_key:
                     best_key, best = key, (e, t, k)
         if best_key is None:
