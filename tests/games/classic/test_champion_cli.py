@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from snakelab.cli import app
@@ -21,6 +22,7 @@ def test_fill_table__counts_every_apple_once_and_sums_the_steps():
     assert rows[0]["lo"] == 0.0 and rows[-1]["hi"] == 1.0
 
 
+@pytest.mark.slow
 def test_bench__several_agents_json_and_plot(tmp_path, monkeypatch):
     monkeypatch.setenv("SNAKELAB_STORE", "off")
     png = tmp_path / "fill.png"
