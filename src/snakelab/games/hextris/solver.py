@@ -267,20 +267,56 @@ def phrase_tables(phrases: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     return cmds, lens
 
 
-def _phrase_order(phrases: Sequence[str], cmds: np.ndarray, used: set[int]) -> np.ndarray:
+def _phrase_orders(phrases: Sequence[str], cmds: np.ndarray, used: set[int], tries: int) -> list[np.ndarray]:
+    """Phrase orders to try for one unit.
+
+    Unused phrases come first (their 300 bonus), then used ones by points per down move;
+    with ``tries`` > 1 also by length, and by that rate with the 3-letter phrase last.
+    """
+
     # Rows are what a unit spends on its way down, so a phrase repeated is worth its
-    # points per down move (measured: better than by length or with a smoothed rate).
+    # points per down move (measured: the best single order).
     def rate(i: int) -> float:
         downs = sum(1 for c in cmds[i, : len(phrases[i])] if c in (2, 3))
         return 2 * len(phrases[i]) / max(downs, 1)
 
     fresh = sorted((i for i in range(len(phrases)) if i not in used), key=lambda i: -len(phrases[i]))
-    old = sorted((i for i in used), key=lambda i: -rate(i))
-    return np.array(fresh + old, np.int64)
+    orders = [sorted(used, key=lambda i: -rate(i))]
+    if tries > 1:
+        orders.append(sorted(used, key=lambda i: -len(phrases[i])))
+    if tries > 2:
+        orders.append(sorted(used, key=lambda i: (len(phrases[i]) <= 3, -rate(i))))
+    return [np.array(fresh + o, np.int64) for o in orders]
 
 
-def embed(prep: Prepared, seed: int, plan: Plan, phrases: Sequence[str], deadline: float | None = None) -> str:
+def _segment_value(out: np.ndarray, n: int, lens: np.ndarray, used: set[int]) -> int:
+    """Power points of one unit's commands (phrase runs in ``out[:, 1]``)."""
+    value = 0
+    seen: set[int] = set()
+    j = 0
+    while j < n:
+        p = int(out[j, 1])
+        if p >= 0:
+            value += 2 * int(lens[p]) + (300 if p not in used and p not in seen else 0)
+            seen.add(p)
+            j += int(lens[p])
+        else:
+            j += 1
+    return value
+
+
+def embed(
+    prep: Prepared,
+    seed: int,
+    plan: Plan,
+    phrases: Sequence[str],
+    deadline: float | None = None,
+    tries: int = 1,
+) -> str:
     """Spell the command string that realises ``plan``, packing in phrases of power.
+
+    With ``tries`` > 1 each unit is spelled with that many phrase orders and the one with
+    the most power points is kept (measured: +1.2% power for 1.7× the time at 3).
 
     Past ``deadline`` the remaining units get plain paths, and past twice the grace the
     string stops (a prefix of a solution is a valid solution).
@@ -291,6 +327,7 @@ def embed(prep: Prepared, seed: int, plan: Plan, phrases: Sequence[str], deadlin
     cmds, lens = phrase_tables(usable)
     used: set[int] = set()
     out = np.empty((200_000, 2), np.int64)
+    best_out = np.empty_like(out)
     parts: list[str] = []
     e = prep.e
     nx, ny = prep.dims
@@ -304,20 +341,28 @@ def embed(prep: Prepared, seed: int, plan: Plan, phrases: Sequence[str], deadlin
         dl = prep.dl[u]
         size = int(prep.sizes[u])
         canon = prep.canon[u]
-        order = _phrase_order(usable, cmds, used) if usable and not late else empty
-        n = kn.embed_unit(board, dl, size, canon, prep.spawn_code(u), code, lcmd, e, cmds, lens, order, out)
-        if n < 0:
-            raise RuntimeError(f"unit {i}: its planned placement is unreachable")  # a solver bug, never expected
+        orders = _phrase_orders(usable, cmds, used, tries) if usable and not late else [empty]
+        best_n, best_v = -1, -1
+        for order in orders:
+            n = kn.embed_unit(board, dl, size, canon, prep.spawn_code(u), code, lcmd, e, cmds, lens, order, out)
+            if n < 0:
+                raise RuntimeError(f"unit {i}: its planned placement is unreachable")  # a solver bug, never expected
+            v = _segment_value(out, n, lens, used)
+            if v > best_v:
+                best_n, best_v = n, v
+                best_out[:n] = out[:n]
+        n = best_n
+        out_sel = best_out
         j = 0
         chunk: list[str] = []
         while j < n:
-            p = int(out[j, 1])
+            p = int(out_sel[j, 1])
             if p >= 0:
                 chunk.append(usable[p])
                 used.add(p)
                 j += len(usable[p])
             else:
-                chunk.append(CANONICAL[int(out[j, 0])])
+                chunk.append(CANONICAL[int(out_sel[j, 0])])
                 j += 1
         parts.append("".join(chunk))
         px, py, rot = kn.decode(code, e, nx, ny)
@@ -419,7 +464,7 @@ def solve_champion(
             plan = beam_plan(prep, seed, width, w, first_deadline, partial_ok=best is None, lost_weight=lost_w)
         except SearchTimeoutError:
             break
-        sol = embed(prep, seed, plan, phrases, deadline if best is None else None)
+        sol = embed(prep, seed, plan, phrases, deadline if best is None else None, 3 if small else 1)
         sc = score_seed(problem, seed, sol).score
         if best is None or sc > best.score:
             best = Solution(sol, sc, width, 0.0)
