@@ -450,10 +450,13 @@ class Store:
         Args:
             run_ids: Only these runs (default: all).
         """
-        rows = self._db.execute("SELECT run_id, idx, result FROM matches ORDER BY run_id, idx").fetchall()
-        wanted = None if run_ids is None else set(run_ids)
-        for rid, idx, text in rows:
-            if wanted is None or rid in wanted:
+        ids = [row[0] for row in self._db.execute("SELECT id FROM runs ORDER BY id")]
+        if run_ids is not None:
+            wanted = set(run_ids)
+            ids = [i for i in ids if i in wanted]
+        for rid in ids:
+            # One run at a time, streamed: a store can be far larger than memory.
+            for idx, text in self._iter(rid, "result"):
                 yield rid, idx, result_from_json(json.loads(text))
 
     def _iter(self, run_id: int, column: str) -> Iterator[tuple[int, str]]:
