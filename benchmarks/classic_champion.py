@@ -7,6 +7,8 @@ Three parts, each printing a Markdown table (the figures in ``docs/benchmarks.md
   (every decision timed through the match loop's ``measure`` option).
 * ``sweep``: win rate on every even-sided square board from 4×4 to 30×30, plus a few
   rectangles and boards with one odd side, both tail rules.
+* ``timing``: in this one process, agent wall time per decision and process CPU time
+  per step (agent + engine + loop) — the CPU figure is the one to trust on a busy machine.
 * ``odd``: win rate on small odd×odd boards (no Hamiltonian cycle exists), champion
   against the ``safe`` baseline, both tail rules.
 
@@ -16,6 +18,7 @@ Examples::
     .venv/bin/python benchmarks/classic_champion.py means --boards 30 --games 20 --rules strict
     .venv/bin/python benchmarks/classic_champion.py sweep --games 10 --jobs 2
     .venv/bin/python benchmarks/classic_champion.py odd --games 200 --jobs 2
+    .venv/bin/python benchmarks/classic_champion.py timing --boards 30 --games 3
 """
 
 from __future__ import annotations
@@ -109,9 +112,43 @@ def odd(args: argparse.Namespace) -> list[dict[str, object]]:
     return rows
 
 
+def timing(args: argparse.Namespace) -> list[dict[str, object]]:
+    """Time per move in this process: agent decision wall time and process CPU time per step."""
+    from snakelab import make, make_agent
+    from snakelab.harness import play
+
+    play(make("classic(width=4,height=4)"), [make_agent(args.agent)], 0)  # load the compiled kernels
+    rows: list[dict[str, object]] = []
+    print("| board | tail rule | games | steps | agent wall ms/move (mean) | p99 | CPU ms/step (all) |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for size in args.boards:
+        for rule in args.rules:
+            game = make(f"classic(width={size},height={size},tail_rule={rule})")
+            times: list[float] = []
+            c0 = time.process_time()
+            steps = 0
+            for s in match_seeds(args.seed, args.games):
+                res = play(game, [make_agent(args.agent)], s, measure=True)
+                times.extend(res.move_times[0])
+                steps += res.steps
+            cpu = (time.process_time() - c0) / steps
+            times.sort()
+            mean = sum(times) / len(times)
+            p99 = times[int(0.99 * (len(times) - 1))]
+            rows.append(
+                {"board": f"{size}×{size}", "rule": rule, "steps": steps, "wall_ms": 1e3 * mean, "cpu_ms": 1e3 * cpu}
+            )
+            print(
+                f"| {size}×{size} | {rule} | {args.games} | {steps:,} | {1e3 * mean:.3f} | {1e3 * p99:.3f} | "
+                f"{1e3 * cpu:.3f} |",
+                flush=True,
+            )
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("part", choices=["means", "sweep", "odd"])
+    ap.add_argument("part", choices=["means", "sweep", "odd", "timing"])
     ap.add_argument("--agent", default="classic.champion")
     ap.add_argument("--boards", type=int, nargs="+", default=[12, 20, 30], help="square sizes for 'means'")
     ap.add_argument("--rules", nargs="+", default=["strict", "lenient"])
@@ -120,10 +157,12 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=0, help="worker processes (0: all cores)")
     ap.add_argument("--json", help="also write the rows to this JSON file")
     args = ap.parse_args()
-    if args.part != "means" and not args.games:
+    if args.part == "timing" and not args.games:
+        args.games = 3
+    if args.part not in ("means", "timing") and not args.games:
         args.games = 10
     t0 = time.perf_counter()
-    rows = {"means": means, "sweep": sweep, "odd": odd}[args.part](args)
+    rows = {"means": means, "sweep": sweep, "odd": odd, "timing": timing}[args.part](args)
     print(f"\n{args.part}: {time.perf_counter() - t0:.0f} s wall")
     if args.json:
         with open(args.json, "w") as fh:
