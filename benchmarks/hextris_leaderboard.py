@@ -97,6 +97,7 @@ def main() -> None:
     ap.add_argument("--store", type=Path, default=STORE, help="keep-best store directory")
     ap.add_argument("--no-store", action="store_true", help="do not read or write the store")
     ap.add_argument("--markdown", action="store_true", help="print the table as markdown")
+    ap.add_argument("--report", action="store_true", help="solve nothing: score the store and print the table")
     args = ap.parse_args()
 
     probs = {p: load_problem_id(p, DATA / "problems") for p in args.problems}
@@ -107,13 +108,14 @@ def main() -> None:
     t0 = time.monotonic()
     run: dict[int, dict[int, tuple[int, str]]] = {p: {} for p in args.problems}
     max_seed_s = 0.0
-    with ProcessPoolExecutor(max_workers=args.jobs, initializer=_init) as pool:
-        for done, (pid, seed, sol, sc, secs) in enumerate(pool.map(_solve, jobs), 1):
-            run[pid][seed] = (sc, sol)
-            max_seed_s = max(max_seed_s, secs)
-            print(f"\r{done}/{len(jobs)} games", end="", file=sys.stderr, flush=True)
+    if not args.report:
+        with ProcessPoolExecutor(max_workers=args.jobs, initializer=_init) as pool:
+            for done, (pid, seed, sol, sc, secs) in enumerate(pool.map(_solve, jobs), 1):
+                run[pid][seed] = (sc, sol)
+                max_seed_s = max(max_seed_s, secs)
+                print(f"\r{done}/{len(jobs)} games", end="", file=sys.stderr, flush=True)
+        print(file=sys.stderr)
     wall = time.monotonic() - t0
-    print(file=sys.stderr)
 
     board = leaderboard()
     rows = []
@@ -139,10 +141,10 @@ def main() -> None:
         svl = next(s for s, t in board[p] if t == SVL)
         rank = dense_rank(store_score, board[p])
         beats_svl += store_score > svl
-        rows.append((p, top_score, top_team, svl, run_score, store_score, rank))
+        rows.append((p, top_score, top_team, svl, "-" if args.report else run_score, store_score, rank))
         tot["best"] += top_score
         tot["svl"] += svl
-        tot["run"] += run_score
+        tot["run"] += 0 if args.report else run_score
         tot["store"] += store_score
 
     head = ("problem", "best", "best team", "SvL", "this run", "ours (store)", "our rank")
