@@ -10,6 +10,9 @@ from typing import Any
 
 import pytest
 
+from snakelab.core import registry
+from snakelab.core.game import BaseAgent
+from snakelab.core.grid import OPPOSITE, Direction
 from snakelab.core.replay import read_replay, verify
 from snakelab.web import create_app
 from snakelab.web.replays import PathEscapeError, safe_path
@@ -273,3 +276,25 @@ def test_a_stopped_recording_leaves_no_file(tmp_path: Path) -> None:
         ws.send_json({"type": "dance"})  # any reply proves the stop was handled
         assert ws.receive_json()["type"] == "error"
     assert list((tmp_path / "live").iterdir()) == []
+
+
+class ReversingAgent(BaseAgent):
+    """Turns back onto its own neck as soon as it can: an illegal classic move."""
+
+    def act(self, observation: Any, budget: Any) -> Any:
+        state = observation
+        return OPPOSITE[state.heading] if state.heading >= 0 else Direction.RIGHT
+
+
+def test_live_agent_breaking_the_rules_is_reported(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Registered for this test only: the registry is shared with every other test in the worker.
+    entry = registry.AgentEntry("classic", "web-test-reverser", ReversingAgent, "illegal on purpose")
+    monkeypatch.setitem(registry._AGENTS, ("classic", "web-test-reverser"), entry)
+    with client.websocket_connect("/ws/live") as ws:
+        game = "classic(width=6,height=6,start_length=3)"
+        ws.send_json({"type": "start", "game": game, "agents": ["classic.web-test-reverser"], "fps": 0})
+        error = receive_until(ws, "end")[-1]
+    assert error["type"] == "error"
+    assert "step 1" in error["message"]
+    assert "reverses onto the neck" in error["message"]
+    assert "player 0 (classic.web-test-reverser)" in error["message"]

@@ -289,13 +289,9 @@ class LiveSession:
                 try:
                     events = state.apply(actions)
                 except IllegalActionError as exc:
-                    who = [p for p in movers if agents[p] is None]
-                    if who:
-                        # A human's key arrived too late to stay legal; drop it and wait.
-                        for p in who:
-                            self._humans[p].latest = None
-                        continue
-                    raise SnakelabError(f"step {state.step_count + 1}: {exc}") from exc
+                    # Human actions were checked just before, so an agent broke the rules.
+                    bad = ", ".join(f"player {p} ({names[p]})" for p in movers if agents[p] is not None)
+                    raise SnakelabError(f"step {state.step_count + 1}: {exc} [agents: {bad}]") from exc
                 for p in movers:
                     if p in self._humans:
                         self._humans[p].last_applied = actions[p]
