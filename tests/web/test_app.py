@@ -298,3 +298,18 @@ def test_live_agent_breaking_the_rules_is_reported(client: TestClient, monkeypat
     assert "step 1" in error["message"]
     assert "reverses onto the neck" in error["message"]
     assert "player 0 (classic.web-test-reverser)" in error["message"]
+
+
+def test_live_arena_with_an_external_bot(client: TestClient, tmp_path: Path) -> None:
+    bot = Path(__file__).resolve().parents[2] / "examples" / "arena_bot.py"
+    spec = f"arena.bot(path='{bot}',lockstep=true,run_dir='{tmp_path}')"
+    agents = [spec, "arena.greedy", "arena.greedy", "arena.greedy"]
+    with client.websocket_connect("/ws/live") as ws:
+        game = "arena(game_width=16,game_height=16,duration=1)"
+        ws.send_json({"type": "start", "game": game, "agents": agents, "fps": 0})
+        msgs = receive_until(ws, "end")
+    assert msgs[-1]["type"] == "end", msgs[-1]
+    assert msgs[0]["agents"][0] == spec
+    assert msgs[-1]["step"] == 20
+    frames = [m for m in msgs if m["type"] == "frame"]
+    assert all(f["actions"][0] is not None for f in frames[1:])  # the bot answered every step
