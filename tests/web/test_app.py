@@ -13,8 +13,8 @@ import pytest
 from snakelab.core import registry
 from snakelab.core.game import BaseAgent
 from snakelab.core.grid import OPPOSITE, Direction
-from snakelab.core.replay import read_replay, verify
-from snakelab.web import create_app
+from snakelab.core.replay import read_replay, states, verify
+from snakelab.web import create_app, replays
 from snakelab.web.replays import PathEscapeError, safe_path
 
 with warnings.catch_warnings():
@@ -313,3 +313,45 @@ def test_live_arena_with_an_external_bot(client: TestClient, tmp_path: Path) -> 
     assert msgs[-1]["step"] == 20
     frames = [m for m in msgs if m["type"] == "frame"]
     assert all(f["actions"][0] is not None for f in frames[1:])  # the bot answered every step
+
+
+@pytest.fixture
+def lazy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every replay counts as large: states come one at a time."""
+    monkeypatch.setattr(replays, "LAZY_STATE_BYTES", 0)
+    monkeypatch.setattr(replays, "CHECKPOINT_EVERY", 16)
+
+
+@pytest.mark.usefixtures("lazy")
+def test_large_replay_states_come_one_at_a_time(client: TestClient, replay_dir: Path) -> None:
+    sparse = read_replay(replay_dir / "sparse" / "classic-sparse.jsonl")
+    expected = [state.to_json() for state, _events in states(sparse)]
+    for rel in ("classic.jsonl", "sparse/classic-sparse.jsonl"):
+        data = client.get("/api/replay", params={"path": rel}).json()
+        assert data["lazy"]
+        assert data["frames"][0]["state"] is not None
+        assert all(f["state"] is None for f in data["frames"][1:])
+        rep = read_replay(replay_dir / rel)
+        assert [f["events"] for f in data["frames"][1:]] == [s.events for s in rep.steps]
+    last = len(expected) - 1
+    for step in (0, 1, 15, 16, 17, last):
+        got = client.get("/api/replay/state", params={"path": "sparse/classic-sparse.jsonl", "step": step}).json()
+        assert got == {"step": step, "state": expected[step]}
+    bad = client.get("/api/replay/state", params={"path": "sparse/classic-sparse.jsonl", "step": last + 1})
+    assert bad.status_code == 400
+    assert "outside this replay" in bad.json()["error"]
+    escape = client.get("/api/replay/state", params={"path": "../x.jsonl", "step": 1})
+    assert escape.status_code == 403
+
+
+@pytest.mark.usefixtures("lazy")
+def test_large_upload_is_held_for_its_states(client: TestClient, replay_dir: Path) -> None:
+    body = (replay_dir / "hextris.jsonl").read_bytes()
+    data = client.post("/api/replay", params={"name": "h.jsonl"}, content=body).json()
+    assert data["lazy"]
+    rep = read_replay(replay_dir / "hextris.jsonl")
+    got = client.get("/api/replay/state", params={"upload": data["upload"], "step": 5}).json()
+    assert got["state"] == rep.steps[4].state
+    assert got["view"]["unit"] or got["state"]["termination"]  # hextris frames carry the unit
+    gone = client.get("/api/replay/state", params={"upload": "0" * 32, "step": 1})
+    assert gone.status_code == 410

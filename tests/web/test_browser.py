@@ -188,6 +188,26 @@ def test_replay_opens_and_steps(page: Any, server: LiveServer, game_id: str) -> 
     assert page.js_errors == []
 
 
+def test_large_replay_fetches_states_as_it_scrubs(page: Any, server: LiveServer, monkeypatch: Any) -> None:
+    from snakelab.web import replays
+
+    monkeypatch.setattr(replays, "LAZY_STATE_BYTES", 0)  # the server runs in this process
+    page.goto(f"{server.url}/replays?path=classic.jsonl")
+    page.wait_for_selector(READY)
+    assert "large" in page.text_content("#replay-game")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    wait_step(page, 2)
+    page.wait_for_function("document.querySelector('#summary').textContent.includes('2')")
+    assert summary_value(page, "steps") == "2"
+    page.keyboard.press("End")
+    last = int(page.get_attribute("#board", "data-frames")) - 1
+    wait_step(page, last)
+    assert summary_value(page, "steps") == str(last)
+    assert page.is_hidden("#error")
+    assert page.js_errors == []
+
+
 def test_sparse_replay_is_resimulated(page: Any, server: LiveServer) -> None:
     page.goto(f"{server.url}/replays?path=sparse/classic-sparse.jsonl")
     page.wait_for_selector(READY)

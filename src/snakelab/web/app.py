@@ -7,7 +7,8 @@ Pages (static HTML plus plain JavaScript modules, no build step):
 * ``/results`` — stored results and ratings, when a results store is configured.
 
 JSON API: ``GET /api/games``, ``GET /api/replays``, ``GET /api/replay?path=REL``,
-``POST /api/replay`` (the replay file as the request body), ``GET /api/results``.
+``POST /api/replay`` (the replay file as the request body), ``GET /api/replay/state``
+(one state of a large replay), ``GET /api/results``.
 Errors come back as ``{"error": message}`` with a 4xx status, so the page can show
 them. The message format of the WebSocket is described in ``docs/web.md``.
 """
@@ -30,7 +31,16 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from snakelab.core.errors import ReplayError, SnakelabError
 from snakelab.web.games import catalogue
 from snakelab.web.live import LiveSession
-from snakelab.web.replays import PathEscapeError, list_replays, load_path, load_text, safe_path
+from snakelab.web.replays import (
+    PathEscapeError,
+    ReplayCache,
+    lazy_state,
+    list_replays,
+    load_path,
+    load_text,
+    path_key,
+    safe_path,
+)
 from snakelab.web.results import results_summary
 
 STATIC = Path(__file__).parent / "static"
@@ -54,6 +64,7 @@ def create_app(
         The ASGI application (serve it with uvicorn).
     """
     root = Path(replay_dir)
+    cache = ReplayCache()
     results_path = None if results is None else Path(results)
 
     def page(name: str) -> Any:
@@ -77,7 +88,7 @@ def create_app(
             body = await request.body()
             name = request.query_params.get("name", "upload")
             try:
-                data = await run_in_threadpool(load_text, body, os.path.basename(name) or "upload")
+                data = await run_in_threadpool(load_text, body, os.path.basename(name) or "upload", cache)
             except SnakelabError as exc:
                 return _error(str(exc), 400)
             return JSONResponse(data)
@@ -89,12 +100,36 @@ def create_app(
         if not path.is_file():
             return _error(f"no replay {rel!r} in the replay folder", 404)
         try:
-            data = await run_in_threadpool(load_path, path)
+            data = await run_in_threadpool(load_path, path, cache)
         except ReplayError as exc:
             # Report the file by its name in the folder, not by the server's absolute path.
             return _error(str(exc).replace(str(path), rel), 400)
         except SnakelabError as exc:
             return _error(f"{rel}: {exc}", 400)
+        return JSONResponse(data)
+
+    async def api_replay_state(request: Request) -> Response:
+        try:
+            step = int(request.query_params.get("step", ""))
+        except ValueError:
+            return _error("step must be an integer", 400)
+        upload = request.query_params.get("upload")
+        if upload is not None:
+            key, path = f"upload:{upload}", None
+        else:
+            rel = request.query_params.get("path", "")
+            try:
+                path = safe_path(root, rel)
+            except PathEscapeError as exc:
+                return _error(str(exc), 403)
+            if not path.is_file():
+                return _error(f"no replay {rel!r} in the replay folder", 404)
+            key = path_key(path)
+        try:
+            data = await run_in_threadpool(lazy_state, cache, key, step, path)
+        except SnakelabError as exc:
+            message = str(exc) if path is None else str(exc).replace(str(path), path.name)
+            return _error(message, 410 if path is None and "no longer held" in message else 400)
         return JSONResponse(data)
 
     async def api_results(request: Request) -> Response:
@@ -129,6 +164,7 @@ def create_app(
         Route("/api/games", api_games),
         Route("/api/replays", api_replays),
         Route("/api/replay", api_replay, methods=["GET", "POST"]),
+        Route("/api/replay/state", api_replay_state),
         Route("/api/results", api_results),
         WebSocketRoute("/ws/live", ws_live),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

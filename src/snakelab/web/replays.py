@@ -12,12 +12,15 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import threading
+import uuid
+from collections import OrderedDict
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from snakelab.core.errors import ReplayError, SnakelabError
-from snakelab.core.game import JSON
+from snakelab.core.game import JSON, Game, State
 from snakelab.core.registry import make, parse_spec
 from snakelab.core.replay import Replay, read_replay, states
 from snakelab.web.games import overlay_for, view_for
@@ -32,8 +35,15 @@ MAX_UPLOAD_BYTES = 64 * 1024 * 1024
 """Uploads larger than this are refused (a replay of a huge game can be streamed later)."""
 
 
-MAX_FRAME_BYTES = 256 * 1024 * 1024
-"""Refuse to expand replays whose frames would take more than about this much JSON."""
+LAZY_STATE_BYTES = 64 * 1024 * 1024
+"""Above about this much state JSON a replay is sent without its states, which the page
+then fetches one step at a time (``GET /api/replay/state``)."""
+
+MAX_STEPS = 2_000_000
+"""Refuse replays with more steps than this (the step list alone would swamp a browser)."""
+
+CHECKPOINT_EVERY = 256
+"""Lazy replays keep a re-simulated state every this many steps, so any step is cheap."""
 
 
 class PathEscapeError(SnakelabError):
@@ -95,22 +105,94 @@ def _walk(base: Path) -> list[Path]:
     return out
 
 
-def replay_frames(replay: Replay) -> dict[str, JSON]:
+class LazyReplay:
+    """A replay whose states are served one step at a time, from re-simulated checkpoints.
+
+    Args:
+        replay: The parsed replay.
+        game: Its game (needed to re-simulate).
+    """
+
+    def __init__(self, replay: Replay, game: Game) -> None:
+        self.replay = replay
+        self.game = game
+        self.checkpoints: list[State] = []
+        for state, _events in states(replay, game):
+            if state.step_count % CHECKPOINT_EVERY == 0:
+                self.checkpoints.append(state.clone())
+
+    def state(self, step: int) -> dict[str, JSON]:
+        """The frame state after ``step`` steps, with its view when the game has one.
+
+        Raises:
+            ReplayError: for a step outside the replay.
+        """
+        steps = self.replay.steps
+        if not 0 <= step <= len(steps):
+            raise ReplayError(f"step {step} is outside this replay (0..{len(steps)})")
+        recorded = self.replay.header["state"] if step == 0 else steps[step - 1].state
+        if recorded is None:
+            base = min(step // CHECKPOINT_EVERY, len(self.checkpoints) - 1)
+            state = self.checkpoints[base].clone()
+            dec = self.game.action_from_json
+            for s in steps[state.step_count : step]:
+                state.apply([None if a is None else dec(a) for a in s.actions])
+            recorded = state.to_json()
+        out: dict[str, JSON] = {"step": step, "state": recorded}
+        view = view_for(self.game, recorded)
+        if view is not None:
+            out["view"] = view
+        return out
+
+
+class ReplayCache:
+    """The few lazy replays being scrubbed now, newest kept, keyed by file or upload id."""
+
+    def __init__(self, size: int = 4) -> None:
+        self.size = size
+        self._entries: OrderedDict[str, LazyReplay] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def put(self, key: str, lazy: LazyReplay) -> None:
+        """Remember a lazy replay, forgetting the least recently used beyond ``size``."""
+        with self._lock:
+            self._entries[key] = lazy
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+    def get(self, key: str) -> LazyReplay | None:
+        """The lazy replay under ``key``, or None when it was never loaded or was forgotten."""
+        with self._lock:
+            lazy = self._entries.get(key)
+            if lazy is not None:
+                self._entries.move_to_end(key)
+            return lazy
+
+
+def path_key(path: Path) -> str:
+    """Cache key of a replay file: its path and modification time (an edited file is re-read)."""
+    st = path.stat()
+    return f"path:{path}:{st.st_mtime_ns}:{st.st_size}"
+
+
+def replay_frames(replay: Replay, cache: ReplayCache | None = None, key: str | None = None) -> dict[str, JSON]:
     """Every frame of a replay plus its header, outcome and overlay.
+
+    Small replays come whole. One whose states would exceed :data:`LAZY_STATE_BYTES`
+    comes with only the first state (``"lazy": true``) when a ``cache`` and ``key``
+    are given; the page then asks for each state as it is shown.
 
     Raises:
         ReplayError: when a state is missing and the replay cannot be re-simulated
-            (unknown game, illegal recorded action).
+            (unknown game, illegal recorded action), or the replay is far too long.
     """
+    if len(replay.steps) > MAX_STEPS:
+        raise ReplayError(f"replay has {len(replay.steps):,} steps; the viewer shows at most {MAX_STEPS:,}")
     header = {k: v for k, v in replay.header.items() if k != "state"}
     frames: list[dict[str, JSON]] = [{"step": 0, "state": replay.header["state"], "events": [], "actions": []}]
     frames.extend({"step": s.t, "state": s.state, "events": s.events, "actions": s.actions} for s in replay.steps)
     size = len(json.dumps(replay.header["state"])) * len(frames)
-    if size > MAX_FRAME_BYTES:
-        raise ReplayError(
-            f"replay too large for the viewer: {len(frames)} frames of about {size // len(frames):,} bytes each; "
-            "scrub it in the terminal with `snakelab replay show` instead"
-        )
     missing = any(f["state"] is None for f in frames)
     game_id = parse_spec(replay.game)[0]
     game = None
@@ -119,7 +201,18 @@ def replay_frames(replay: Replay) -> dict[str, JSON]:
     except SnakelabError as exc:
         if missing:
             raise ReplayError(f"cannot re-simulate this replay's missing states: {exc}") from None
-    if missing and game is not None:
+    lazy = size > LAZY_STATE_BYTES and game is not None and cache is not None and key is not None
+    if lazy:
+        assert game is not None and cache is not None and key is not None
+        cache.put(key, LazyReplay(replay, game))
+        for frame in frames[1:]:
+            frame["state"] = None
+    elif size > LAZY_STATE_BYTES:
+        raise ReplayError(
+            f"replay too large for the viewer: {len(frames)} frames of about {size // len(frames):,} bytes each; "
+            "scrub it in the terminal with `snakelab replay show` instead"
+        )
+    elif missing and game is not None:
         for frame, (state, _events) in zip(frames, states(replay, game), strict=False):
             if frame["state"] is None:
                 frame["state"] = state.to_json()
@@ -137,23 +230,43 @@ def replay_frames(replay: Replay) -> dict[str, JSON]:
         "frames": frames,
         "outcome": replay.outcome,
         "resimulated": missing,
+        "lazy": lazy,
         "overlay": overlay_for(game, agents) if game is not None else {},
     }
 
 
-def load_path(path: Path) -> dict[str, JSON]:
+def load_path(path: Path, cache: ReplayCache | None = None) -> dict[str, JSON]:
     """Read and expand a replay file (see :func:`replay_frames`).
 
     Raises:
         ReplayError: for a malformed, truncated or foreign file.
     """
-    data = replay_frames(read_replay(path))
+    data = replay_frames(read_replay(path), cache, path_key(path))
     data["name"] = path.name
     return data
 
 
-def load_text(text: bytes, name: str = "upload") -> dict[str, JSON]:
+def lazy_state(cache: ReplayCache, key: str, step: int, path: Path | None = None) -> dict[str, JSON]:
+    """One state of a lazy replay, reloading a file that the cache has forgotten.
+
+    Raises:
+        ReplayError: for an unknown or expired upload, or a step outside the replay.
+    """
+    lazy = cache.get(key)
+    if lazy is None and path is not None:
+        replay = read_replay(path)
+        lazy = LazyReplay(replay, make(replay.game))
+        cache.put(key, lazy)
+    if lazy is None:
+        raise ReplayError("this uploaded replay is no longer held by the server; open the file again")
+    return lazy.state(step)
+
+
+def load_text(text: bytes, name: str = "upload", cache: ReplayCache | None = None) -> dict[str, JSON]:
     """Read and expand an uploaded replay's bytes.
+
+    A lazy upload is held in ``cache`` under ``"upload:<id>"``; the id comes back as
+    ``"upload"`` for state requests.
 
     Raises:
         ReplayError: for a malformed file, naming it by ``name`` rather than a temp path.
@@ -165,9 +278,12 @@ def load_text(text: bytes, name: str = "upload") -> dict[str, JSON]:
     with tempfile.TemporaryDirectory(prefix="snakelab-upload-") as tmp:
         path = Path(tmp) / "upload.jsonl"
         path.write_bytes(text)
+        upload = uuid.uuid4().hex
         try:
-            data = replay_frames(read_replay(path))
+            data = replay_frames(read_replay(path), cache, f"upload:{upload}")
         except ReplayError as exc:
             raise ReplayError(str(exc).replace(str(path), name)) from None
     data["name"] = name
+    if data["lazy"]:
+        data["upload"] = upload
     return data

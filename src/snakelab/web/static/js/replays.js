@@ -20,20 +20,23 @@ function clear() {
   const ctx = board.getContext("2d"); ctx.clearRect(0, 0, board.width, board.height);
 }
 
-async function open(data) {
+async function open(data, from) {
   showError("");
+  source = data.upload ? { upload: data.upload } : from;
+  fetched.length = 0;
   drawer = await loadDrawer(data.game_id);
   replay = data; index = 0;
   $("replay-name").textContent = data.name || "";
   const agents = (data.header.agents || []).join(" vs ");
-  $("replay-game").textContent = `${data.header.game} · seed ${data.header.seed}${agents ? " · " + agents : ""}${data.resimulated ? " · states re-simulated" : ""}`;
+  const how = data.lazy ? " · large: states re-simulated as shown" : data.resimulated ? " · states re-simulated" : "";
+  $("replay-game").textContent = `${data.header.game} · seed ${data.header.seed}${agents ? " · " + agents : ""}${how}`;
   $("scrub").max = String(data.frames.length - 1); $("scrub").disabled = false;
   $("outcome").textContent = outcomeText(data.outcome);
   board.dataset.game = data.game_id;
   $("show-overlay").closest(".row").classList.toggle("hidden", !(data.overlay && data.overlay.cycle));
   board.dataset.frames = String(data.frames.length);
   buildTimeline();
-  show(0);
+  await show(0);
   board.focus();
 }
 
@@ -53,10 +56,36 @@ function buildTimeline() {
   if (!n) list.innerHTML = '<li class="note">no events</li>';
 }
 
-function show(i) {
+// Large replays come without their states ("lazy"); each is fetched as it is shown,
+// and only the most recent few hundred are kept.
+let source = null;
+const fetched = [];
+const KEEP_STATES = 400;
+let showToken = 0;
+
+async function ensureState(i) {
+  const f = replay.frames[i];
+  if (f.state !== null || !replay.lazy) return f;
+  const q = source.upload ? `upload=${encodeURIComponent(source.upload)}` : `path=${encodeURIComponent(source.path)}`;
+  const data = await api(`/api/replay/state?${q}&step=${f.step}`);
+  f.state = data.state;
+  if (data.view) f.view = data.view;
+  fetched.push(i);
+  if (fetched.length > KEEP_STATES) {
+    const old = fetched.shift();
+    if (old !== 0) { replay.frames[old].state = null; delete replay.frames[old].view; }
+  }
+  return f;
+}
+
+async function show(i) {
   if (!replay) return;
   index = Math.max(0, Math.min(replay.frames.length - 1, i));
-  const f = replay.frames[index];
+  const token = ++showToken;
+  const mine = replay;
+  let f;
+  try { f = await ensureState(index); } catch (err) { showError(`cannot load step ${index}: ${err.message}`); return; }
+  if (token !== showToken || mine !== replay) return; // a newer request took over
   const view = { overlay: replay.overlay || {}, showOverlay: $("show-overlay").checked, frame: f, history: replay.frames, index };
   safeDraw(drawer, board, f.state, view);
   $("scrub").value = String(index);
@@ -80,9 +109,12 @@ function play() {
   if (timer) { stop(); return; }
   if (index >= replay.frames.length - 1) show(0);
   $("play").textContent = "⏸";
+  let busy = false;
   timer = setInterval(() => {
+    if (busy) return; // a lazy state is still on its way
     if (index >= replay.frames.length - 1) { stop(); return; }
-    show(index + 1);
+    busy = true;
+    show(index + 1).finally(() => { busy = false; });
   }, 1000 / Number($("fps").value));
 }
 
@@ -110,7 +142,7 @@ document.addEventListener("keydown", (ev) => {
 async function openPath(path) {
   clear();
   $("replay-name").textContent = path;
-  try { await open(await api(`/api/replay?path=${encodeURIComponent(path)}`)); }
+  try { await open(await api(`/api/replay?path=${encodeURIComponent(path)}`), { path }); }
   catch (err) { clear(); showError(`cannot open ${path}: ${err.message}`); }
   const url = new URL(location.href); url.searchParams.set("path", path); history.replaceState(null, "", url);
 }
