@@ -58,7 +58,8 @@ def create_app(
     Args:
         replay_dir: Folder whose replay files the replay page lists and opens; paths
             outside it are refused.
-        results: A results store for the results page, or None for none.
+        results: The results store the results page reads, or None for the CLI's
+            default store (``$SNAKELAB_STORE`` or ``./snakelab-results.sqlite``).
 
     Returns:
         The ASGI application (serve it with uvicorn).

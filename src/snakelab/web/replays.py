@@ -4,7 +4,8 @@ A replay is turned into one *frame* per step, the same shape the live WebSocket
 sends (``{"step", "state", "events", "actions"}``), so one drawer serves both.
 Replays that record the state only every few steps are re-simulated with
 :func:`snakelab.core.replay.states`; a replay whose states are all recorded is shown
-as written, even for a game this build does not know.
+as written, even for a game this build does not know. Large replays are sent without
+their states (:class:`LazyReplay`), which the page then fetches step by step.
 """
 
 from __future__ import annotations
@@ -32,8 +33,7 @@ SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "site-packages"})
 """Folders never searched for replays (nor any whose name starts with a dot: .git, .venv)."""
 
 MAX_UPLOAD_BYTES = 64 * 1024 * 1024
-"""Uploads larger than this are refused (a replay of a huge game can be streamed later)."""
-
+"""Uploads larger than this are refused (put bigger files in the replay folder)."""
 
 LAZY_STATE_BYTES = 64 * 1024 * 1024
 """Above about this much state JSON a replay is sent without its states, which the page
