@@ -346,11 +346,13 @@ def embed(
         for order in orders:
             n = kn.embed_unit(board, dl, size, canon, prep.spawn_code(u), code, lcmd, e, cmds, lens, order, out)
             if n < 0:
-                raise RuntimeError(f"unit {i}: its planned placement is unreachable")  # a solver bug, never expected
+                break  # never expected (the plan came from the same BFS); the prefix stays valid
             v = _segment_value(out, n, lens, used)
             if v > best_v:
                 best_n, best_v = n, v
                 best_out[:n] = out[:n]
+        if best_n < 0:
+            break
         n = best_n
         out_sel = best_out
         j = 0
