@@ -84,7 +84,8 @@ def test_live_classic_game_moves(page: Any, server: LiveServer) -> None:
 def test_human_classic_responds_to_keys(page: Any, server: LiveServer) -> None:
     page.goto(server.url + "/?game=classic")
     page.wait_for_selector(READY)
-    page.fill("#game-string", "classic(width=12,height=12,start_x=1,start_y=1)")
+    # A wide board: at 6 steps/s the snake needs six seconds to reach the right wall.
+    page.fill("#game-string", "classic(width=40,height=12,start_x=1,start_y=1)")
     page.select_option("#seat-0", "human")
     page.click("#start")
     page.wait_for_function("document.querySelector('#board').dataset.step === '0'")
