@@ -107,7 +107,9 @@ def judge_cmd(
     else:
         line = (
             f"{rep.verdict}  {g.info.name} seed {seed}, {rep.rows}×{rep.cols}: score {rep.score:,}  "
-            f"moves {rep.moves:,}  time {rep.player_s:.2f} s (program) / {rep.wall_s:.2f} s (dialogue)"
+            f"moves {rep.moves:,}  time {rep.player_s:.2f} s waiting for the program"
+            + (f" ({rep.cpu_s:.2f} s of its CPU)" if rep.cpu_s is not None else "")
+            + f", {rep.wall_s:.2f} s dialogue"
         )
         console.print(line, highlight=False, markup=False)
         if rep.message:

@@ -45,7 +45,9 @@ class JudgeReport:
         score_so_far: The score the moves up to the end would have made.
         message: Why the file ended early (None for OK).
         moves: Moves the program made (accepted ones).
-        player_s: Seconds spent waiting for the program's lines.
+        player_s: Seconds spent waiting for the program's lines (pipe latency included:
+            the time limit applies to this).
+        cpu_s: The program's own CPU seconds (user + system), when known.
         wall_s: Seconds for the whole dialogue.
         rows: Grid rows.
         cols: Grid columns.
@@ -61,6 +63,7 @@ class JudgeReport:
     message: str | None
     moves: int
     player_s: float
+    cpu_s: float | None
     wall_s: float
     rows: int
     cols: int
@@ -77,6 +80,7 @@ class JudgeReport:
             "message": self.message,
             "moves": self.moves,
             "player_s": self.player_s,
+            "cpu_s": self.cpu_s,
             "wall_s": self.wall_s,
             "rows": self.rows,
             "cols": self.cols,
@@ -173,6 +177,7 @@ def run_judge(
     moves = 0
     verdict, message = "OK", None
     scripted = list(replies) if replies is not None else None
+    usage: list[float] = []  # the program's CPU seconds, once it has been reaped
 
     # A writer thread, so a program that stops reading (its input pipe full) cannot block
     # the judge: the judge keeps reading, and the time limit still applies.
@@ -206,10 +211,7 @@ def run_judge(
                 waited += time.perf_counter() - ts
             if line is None:
                 verdict = "CRASH"
-                try:
-                    code: int | None = proc.wait(timeout=0.5)
-                except subprocess.TimeoutExpired:
-                    code = None
+                code = _reap(proc, 0.5, usage)
                 how = f"exited with code {code}" if code is not None else "closed its output"
                 message = f"the program {how} before move {moves + 1}" + (
                     "" if not st.is_over() else " (the grid was full: it should print EXIT)"
@@ -271,7 +273,7 @@ def run_judge(
         outbox.put(None)
         writer_thread.join(timeout=0.5)  # let a last EXIT reach the program
         reader.close()
-        _stop(proc)
+        _stop(proc, usage)
         writer_thread.join(timeout=1.0)
         if writer is not None:
             if st.is_over():
@@ -286,6 +288,7 @@ def run_judge(
         message=message,
         moves=moves,
         player_s=waited,
+        cpu_s=usage[0] if usage else None,
         wall_s=time.perf_counter() - t0,
         rows=st.n,
         cols=st.m,
@@ -295,7 +298,29 @@ def run_judge(
     )
 
 
-def _stop(proc: subprocess.Popen[bytes]) -> None:
+def _reap(proc: subprocess.Popen[bytes], timeout: float, usage: list[float]) -> int | None:
+    """Wait up to ``timeout`` s for the program to end; its exit code (None if still running).
+
+    Reaps it with ``wait4`` so its CPU time can be reported (appended to ``usage``).
+    """
+    if proc.returncode is not None:
+        return proc.returncode
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            pid, status, ru = os.wait4(proc.pid, os.WNOHANG if timeout > 0 else 0)
+        except ChildProcessError:  # reaped elsewhere
+            return proc.poll()
+        if pid:
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            usage.append(ru.ru_utime + ru.ru_stime)
+            return proc.returncode
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(0.005)
+
+
+def _stop(proc: subprocess.Popen[bytes], usage: list[float]) -> None:
     """Close the pipes, give the program a moment to exit, then kill it."""
     for pipe in (proc.stdin, proc.stdout):
         try:
@@ -303,8 +328,6 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
                 pipe.close()
         except OSError:
             pass
-    try:
-        proc.wait(timeout=0.5)
-    except subprocess.TimeoutExpired:
+    if _reap(proc, 0.5, usage) is None:
         proc.kill()
-        proc.wait()
+        _reap(proc, 0, usage)
