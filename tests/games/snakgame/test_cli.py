@@ -72,13 +72,18 @@ def test_judge__time_out_is_reported():
         (["snakgame", "judge", "--game", SMALL, "--", "/nonexistent/prog"], None, "cannot start"),
         (["snakgame", "bench", "--agent", "greedy", "--files", "0"], None, "--files"),
         (["snakgame", "client", "--agent", "greedy"], "2 x 0\n", "cannot read the grid line"),
-        (["snakgame", "client", "--agent", "greedy"], "2 2 0\nJUMP\n", "cannot read move 'JUMP'"),
     ],
 )
 def test_bad_input__one_line_error(args, stdin, needle):
-    r = _snakelab(*args, stdin=stdin)
+    r = runner.invoke(app, args, input=stdin)
+    assert r.exit_code != 0 and (r.exception is None or isinstance(r.exception, SystemExit))
+    assert needle in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_bad_input__one_line_error_from_the_real_entry_point():
+    r = _snakelab("snakgame", "client", "--agent", "greedy", stdin="2 2 0\nJUMP\n")
     assert _one_line_error(r), r.stderr
-    assert needle in r.stderr
+    assert "cannot read move 'JUMP'" in r.stderr
 
 
 def test_play__small_grid_with_replay(tmp_path):
