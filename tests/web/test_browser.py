@@ -75,6 +75,17 @@ def test_live_classic_game_moves(page: Any, server: LiveServer) -> None:
     wait_step(page, held + 1)
     time.sleep(0.2)
     assert board_step(page) == held + 1
+    # The keyboard does the same while watching: Space resumes and pauses, "." steps.
+    page.locator("#board").focus()
+    page.keyboard.press(" ")
+    page.wait_for_selector("#pause:has-text('Pause')")
+    wait_step(page, held + 3)
+    page.keyboard.press(" ")
+    page.wait_for_selector("#pause:has-text('Resume')")
+    time.sleep(0.3)
+    held = board_step(page)
+    page.keyboard.press(".")
+    wait_step(page, held + 1)
     # Restart begins again from step 0 of the same seed.
     page.click("#restart")
     page.wait_for_function("Number(document.querySelector('#board').dataset.step) <= 1")
@@ -210,9 +221,11 @@ def test_large_replay_fetches_states_as_it_scrubs(page: Any, server: LiveServer,
 
 
 def test_sparse_replay_is_resimulated(page: Any, server: LiveServer) -> None:
-    page.goto(f"{server.url}/replays?path=sparse/classic-sparse.jsonl")
+    page.goto(f"{server.url}/replays?path=sparse/classic-sparse.jsonl&step=3")
     page.wait_for_selector(READY)
     assert "re-simulated" in page.text_content("#replay-game")
+    assert board_step(page) == 3  # a link can open a replay at a step
+    page.keyboard.press("Home")
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
     assert board_step(page) == 2

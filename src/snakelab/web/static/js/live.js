@@ -176,10 +176,16 @@ $("show-overlay").onchange = draw;
 $("game-select").onchange = renderSeats;
 
 document.addEventListener("keydown", (ev) => {
-  if (!meta || !drawer || !drawer.keys) return;
-  const humans = Object.keys(meta.humans || {});
-  if (!humans.length) return;
+  if (!meta || !drawer) return;
   if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
+  const humans = Object.keys(meta.humans || {});
+  if (!humans.length) {
+    // Watching only: Space pauses or resumes, "." plays one step.
+    if (ev.key === " ") { send({ type: paused ? "resume" : "pause" }); ev.preventDefault(); }
+    else if (ev.key === ".") { send({ type: "step" }); ev.preventDefault(); }
+    return;
+  }
+  if (!drawer.keys) return;
   const action = drawer.keys[ev.key] ?? drawer.keys[ev.key.toLowerCase()];
   if (action === undefined) return;
   ev.preventDefault();

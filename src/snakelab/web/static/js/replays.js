@@ -170,8 +170,10 @@ async function init() {
     }
     if (!data.replays.length) list.innerHTML = '<li class="note">no replay files here; write some with --replay</li>';
   } catch (err) { showError(`cannot list replays: ${err.message}`); }
-  const path = new URLSearchParams(location.search).get("path");
+  const params = new URLSearchParams(location.search);
+  const path = params.get("path");
   if (path) await openPath(path);
+  if (replay && params.get("step")) await show(Number(params.get("step")));
   document.body.dataset.ready = "1";
 }
 init();
