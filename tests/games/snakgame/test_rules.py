@@ -1,10 +1,12 @@
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from snakelab import make
 from snakelab.core.errors import CodecError, ConfigError, GameOverError, IllegalActionError
 from snakelab.core.testing import check_game
-from snakelab.games.snakgame import EXIT, Move, parse_move, snake_score
+from snakelab.games.snakgame import EXIT, Move, format_move, parse_move, snake_score
 from snakelab.games.snakgame.rules import BLOCKED, CHEF, EMPTY, MINE, Config, generate_grid
 
 
@@ -214,9 +216,9 @@ def test_chef__seeded_and_reproducible():
     a, b = game.new_state(5), game.new_state(5)
     c = game.new_state(6)
     seq = []
-    for st in (a, b, c):
-        st.apply([st.legal_actions()[-1]])
-        seq.append([str(st.chef_turn()) for _ in range(20)])
+    for state in (a, b, c):
+        state.apply([state.legal_actions()[-1]])
+        seq.append([str(state.chef_turn()) for _ in range(20)])
     assert seq[0] == seq[1] and seq[0] != seq[2]
 
 
@@ -282,3 +284,29 @@ def test_state_cells_and_counts():
 def test_config_errors(kwargs, needle):
     with pytest.raises(ConfigError, match=needle):
         Config(**kwargs)
+
+
+@given(
+    kind=st.sampled_from(["NEW", "MOVE", "EXIT", "FREEZE"]),
+    nums=st.lists(st.integers(min_value=0, max_value=10**6), min_size=4, max_size=4),
+)
+def test_move_text_round_trip__hypothesis(kind, nums):
+    arity = {"NEW": 2, "MOVE": 4, "EXIT": 0, "FREEZE": 1}[kind]
+    move = Move(kind, *nums[:arity])
+    assert parse_move(format_move(move)) == move
+    assert parse_move("  " + format_move(move) + " \r\n") == move
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**31), picks=st.lists(st.integers(min_value=0), max_size=40))
+def test_random_legal_moves_keep_the_counts_consistent__hypothesis(seed, picks):
+    s = make("snakgame(type=0,rows=5,cols=6,block_prob=0.2)").new_state(seed)
+    for p in picks:
+        if s.is_over():
+            break
+        legal = s.legal_actions()
+        s.apply([legal[1 + p % (len(legal) - 1)] if len(legal) > 1 else legal[0]])
+        arr = np.frombuffer(s.occ, dtype=np.uint8)
+        assert (arr == EMPTY).sum() == s.free == sum(s.row_free)
+        assert (arr == MINE).sum() == sum(s.done) + s.length
+        assert s.chef_len <= (arr == CHEF).sum()
