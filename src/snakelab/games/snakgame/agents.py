@@ -266,13 +266,14 @@ class EditorialAgent(BaseAgent):
 class ChampionAgent(BaseAgent):
     """Component-aware gravity fill (see the module docstring and ``docs/snakgame.md``).
 
-    Each move looks at every empty neighbour ``t`` of both ends. If taking ``t`` may
-    split the free region (its empty neighbours are not joined around ``t``), a
-    lockstep search from each side (:func:`~snakelab.games.snakgame.kernels.split_race`)
-    measures the parts; ``t`` is worth the largest part the end can still enter.
-    Among moves of equal worth the head fills "by gravity": down, then on along the
-    current row, then the other way, then up, hugging taken cells. The tail waits in
-    reserve and moves only when it reaches more than the head.
+    Each move asks :func:`~snakelab.games.snakgame.kernels.end_options` how much room
+    every empty neighbour ``t`` of each end leaves. Where the 8 cells around the end show
+    its free neighbours may lie in different regions, a lockstep search between them
+    (``split_race``) measures the smaller parts; where taking ``t`` may cut its region,
+    ``region_worth`` measures each side up to a cap and keeps the largest. Room comes
+    first (never go into the smaller part); among moves of equal room the head fills "by
+    gravity": down, then on along its row, then back, then up, hugging taken cells. The
+    tail waits in reserve (mirrored: up first) and moves only when it has more room.
 
     Args:
         hug: Weight of the number of taken neighbours of the target cell.
