@@ -22,7 +22,7 @@ def test_dask_local_and_scheduler_address_match_the_process_pool(tmp_path, monke
     specs = _specs(12)
     pooled = run_many(specs, jobs=2)
     ex = make_executor("dask-local", 2)
-    assert isinstance(ex, DaskExecutor)
+    assert isinstance(ex, DaskExecutor) and ex.address.startswith("tcp://127.0.0.1:")
     try:
         on_dask = run_many(specs, ex)
         # The same cluster reached as an existing scheduler, through the CLI path.

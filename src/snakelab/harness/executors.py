@@ -99,6 +99,7 @@ def dask_executor(address: str | None, jobs: int = 0, *, timeout_s: float = 10.0
         n = jobs if jobs > 0 else default_jobs()
         try:
             cluster = distributed.LocalCluster(
+                host="127.0.0.1",  # loopback only: a local cluster has no business on the network
                 n_workers=n,
                 threads_per_worker=1,
                 processes=True,
