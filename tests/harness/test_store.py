@@ -203,3 +203,17 @@ def test_cli__reading_never_creates_a_store(tmp_path, monkeypatch):
     r = runner.invoke(app, ["results", "list"])
     assert r.exit_code == 2 and "no results store at" in r.output
     assert not (tmp_path / "none.sqlite").exists()
+
+
+def test_cli__delete_removes_a_run_and_its_matches(tmp_path):
+    path = tmp_path / "d.sqlite"
+    with Store(path) as db:
+        first, _ = run_stored(_specs(2), db, label="a", jobs=1)
+        second, _ = run_stored(_specs(3), db, label="b", jobs=1)
+    r = runner.invoke(app, ["results", "delete", str(first), "--store", str(path)])
+    assert r.exit_code == 0, r.output
+    with Store(path) as db:
+        assert [run.id for run in db.runs()] == [second]
+        assert [rid for rid, _, _ in db.iter_results()] == [second] * 3
+    r = runner.invoke(app, ["results", "delete", str(first), "--store", str(path)])
+    assert r.exit_code == 2 and f"unknown run id {first}" in r.output

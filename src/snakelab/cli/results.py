@@ -171,6 +171,21 @@ def export_cmd(
         console.print(f"{len(results)} matches of run {run_id} written to {output}")
 
 
+@app.command("delete")
+def delete_cmd(
+    run_id: str = typer.Argument(..., help="Run id (see snakelab results list)."),
+    store: Path | None = typer.Option(None, "--store", help=STORE_HELP),
+) -> None:
+    """Delete a run and its matches from the store (they stop counting in ratings)."""
+    try:
+        with _open(store) as db:
+            info = db.run(run_id)
+            db.delete_run(info.id)
+    except SnakelabError as exc:
+        fail(str(exc))
+    console.print(f"run {info.id} ({info.label}, {info.done} matches) deleted")
+
+
 @app.command("ratings")
 def ratings_cmd(
     game: str | None = typer.Option(None, "--game", "-g", help="Only this game: an id (arena) or a game string."),
