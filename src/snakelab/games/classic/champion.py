@@ -34,11 +34,18 @@ it keeps the position feasible. The agent therefore only ever:
 3. otherwise (the position is then feasible) takes a move after which the position is
    still feasible; one always exists (the cycle's own move).
 
-A plan is only replaced by a shorter verified one, and when no plan exists for ``4·n``
-steps... it cannot happen: after ``n`` steps without an apple the agent freezes one
-spanning tree and follows its cycle, which reaches the apple in fewer than ``n`` steps.
-So the stall limit is never hit, no move ever collides, and every game on a board with
-both sides even is won under both tail rules.
+Progress: a plan ends at the apple and is only replaced by a shorter verified one;
+without a plan, after ``n`` steps without an apple the agent freezes one spanning tree
+and follows its outline, which reaches the apple in fewer than ``n`` steps. So the
+stall limit (``4·n``) is never hit, no move ever collides, and every game on a board
+with both sides even is won under both tail rules.
+
+Choosing among plans: candidates come from both first moves and four BFS variants
+(which move is tried first; twanvl's "only into the parent block or a fresh block"
+rule on or off). Each BFS keeps, among the shortest paths, the one that hugs walls and
+body most; the shortest verified candidate wins. When none verifies and no plan is in
+hand, the agent heads for the region the shortest candidate would have cut off (first
+trying a verified two-leg plan through it), else for the apple.
 
 Other boards: one side even — the perturbed-cycle agent (``hamilton-shortcut``), which
 is also certain to win; both sides odd — see :class:`OddBoardAgent`.
@@ -515,9 +522,10 @@ def decide(
     """The square the head should move to next (see the module docstring).
 
     ``ring[seq % n]`` holds the body square entered at move number ``seq``; the body
-    is ``head_seq - length + 1 .. head_seq``. ``ctl = [plan_pos, plan_len, frozen]``:
+    is ``head_seq - length + 1 .. head_seq``. ``ctl = [plan_pos, plan_len, frozen, ...]``:
     the cached verified plan ``plan[plan_pos:plan_len]`` and whether the frozen tree
-    in ``tree`` is being followed.
+    in ``tree`` is being followed; ``ctl[3:7]`` count plans adopted, plan steps
+    followed, fallback moves and two-leg plans (statistics only).
     """
     n = ring.shape[0]
     tail_seq = head_seq - length + 1
