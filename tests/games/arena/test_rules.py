@@ -428,3 +428,45 @@ def test_same_seed_same_game_and_aliases():
 def test_bad_config(spec, needle):
     with pytest.raises(ConfigError, match=needle):
         make(spec)
+
+
+def test_zombies_move_in_order_and_may_enter_a_tail_vacated_this_step():
+    s = board(
+        """
+        a0........
+        ..zzZ.....
+        ..Y.......
+        ..y.......
+        ..y.......
+        ........b1
+        """,
+        zombies=2,
+        starting_length=3,
+    )
+    remove(s, 1)
+    s.apply([S, S])
+    # Snake 0's head is now (2,0). Zombie 0 goes UP to (4,0) (nearest), vacating (2,1);
+    # zombie 1, moving after it, takes that cell: UP at distance 1 beats LEFT/RIGHT at 3.
+    assert s.grid.xy(s.zombies[0][-1]) == (4, 0) and s.grid.xy(s.zombies[1][-1]) == (2, 1)
+    assert s.occ[s.grid.index(2, 1)] == -3  # zombie 1's code
+
+
+def test_a_cell_entered_by_an_earlier_zombie_is_not_legal():
+    s = board(
+        """
+        ..........
+        ..........
+        ..........
+        ..zZ.Yy...
+        ....a.....
+        ....0.....
+        ..........
+        ........b1
+        """,
+        zombies=2,
+    )
+    remove(s, 1)
+    s.apply([S, S])
+    # Snake 0's head is now (4,6). Zombie 0 (3,3): RIGHT (4,3) and DOWN (3,4) tie at 3, RIGHT first.
+    # Zombie 1 (5,3) would take LEFT (4,3) at 3 before DOWN (5,4) at 3, but zombie 0 just entered it.
+    assert s.grid.xy(s.zombies[0][-1]) == (4, 3) and s.grid.xy(s.zombies[1][-1]) == (5, 4)
