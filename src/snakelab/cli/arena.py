@@ -157,7 +157,7 @@ def run_cmd(
                 )
                 agents.append(b)
                 bots.append(b)
-                names.append(f"{kind}:{value}")
+                names.append(f"{kind}:{Path(value).name}")
         while len(agents) < cfg.num_snakes:
             agents.append(make_agent("arena.greedy"))
             names.append("arena.greedy")
