@@ -20,7 +20,8 @@ standard input, so a bot that stops reading can never block the harness.
 
 Faults: an unparseable answer is :data:`~snakelab.games.arena.rules.INVALID`
 (straight). A bot whose process exits or is killed (CPU limit, memory), closes its
-standard input, or prints more than ``output_limit`` bytes in one step (it is then
+standard input, or floods its output (a line over 64 KiB, more than ``output_limit``
+bytes of answers the game has not read yet, or of log lines in one step; it is then
 killed) gets :data:`~snakelab.games.arena.rules.CRASH`: removed for the rest of the
 game. The reason is kept in :attr:`BotAgent.faults` and the agent's ``notice``.
 
@@ -50,6 +51,9 @@ from typing import IO, Any
 
 from snakelab.core.errors import BotError, CodecError, ConfigError
 from snakelab.core.game import BaseAgent, Budget, GameInfo
+
+_MAX_LINE = 65536
+"""Longest line a bot may print (a move is one character; logs get plenty of room)."""
 
 GAME_OVER_GRACE_S = 0.5
 """Seconds a bot has to exit after ``Game Over`` before its process group is killed."""
@@ -107,7 +111,8 @@ class BotLimits:
         cpu_s: CPU seconds (RLIMIT_CPU) for the whole game, or None for no limit.
         memory_mb: Address space in MiB (RLIMIT_AS); for Java the heap (``-Xmx``)
             instead, as the JVM reserves far more address space than it uses.
-        output_limit: Bytes of output allowed in one step before the bot is killed.
+        output_limit: Bytes of unread answers (or of log lines in one step) allowed
+            before the bot is killed for flooding its output.
         log_limit: Bytes kept in the log file; later log lines are dropped.
     """
 
@@ -190,7 +195,8 @@ class BotProcess:
         self._cond = threading.Condition()
         self._answers: list[str] = []
         self._answer_base = 0  # answers received before those in _answers
-        self._bytes = 0  # output bytes since the last take
+        self._buffered = 0  # bytes of answers received and not yet consumed
+        self._logged = 0  # bytes of log lines since the last consumption
         self.eof = False
         self.fault: str | None = None
         self._out: queue.Queue[bytes | None] = queue.Queue(maxsize=1000)
@@ -209,25 +215,31 @@ class BotProcess:
         try:
             while True:
                 try:
-                    chunk = reader.readline(65536)
+                    chunk = reader.readline(_MAX_LINE)
                 except (OSError, ValueError):
                     break
                 if not chunk:
                     break
-                with self._cond:
-                    self._bytes += len(chunk)
-                    flood = self._bytes > limit
-                if flood:
-                    self._set_fault(f"printed more than {limit} bytes in one step")
+                if len(chunk) == _MAX_LINE and not chunk.endswith(b"\n"):
+                    self._set_fault(f"printed a line longer than {_MAX_LINE} bytes")
                     self.kill()
                     break
                 line = chunk.decode("utf-8", "replace").rstrip("\r\n")
-                if line.startswith("log "):
-                    self._write_log(line[4:])
-                    continue
+                is_log = line.startswith("log ")
                 with self._cond:
-                    self._answers.append(line)
-                    self._cond.notify_all()
+                    if is_log:
+                        self._logged += len(line) + 1
+                    else:
+                        self._answers.append(line)
+                        self._buffered += len(line) + 1
+                        self._cond.notify_all()
+                    flood = self._buffered > limit or self._logged > limit
+                if flood:
+                    self._set_fault(f"printed more than {limit} bytes faster than the game reads them")
+                    self.kill()
+                    break
+                if is_log:
+                    self._write_log(line[4:])
         finally:
             reader.close()
             with self._cond:
@@ -299,13 +311,16 @@ class BotProcess:
             line = self._answers[-1] if self._answers else None
             self._answer_base += len(self._answers)
             self._answers.clear()
-            self._bytes = 0
+            self._buffered = 0
+            self._logged = 0
             return line
 
     def wait_answer(self, k: int, timeout_s: float) -> str | None:
         """Lockstep: wait up to ``timeout_s`` for answer number ``k`` (1-based); None on timeout."""
         deadline = time.monotonic() + timeout_s
         with self._cond:
+            # Answers already consumed (a bot that printed extra lines) cannot be this one.
+            k = max(k, self._answer_base + 1)
             while self._answer_base + len(self._answers) < k:
                 if self.eof or self.fault is not None:
                     return None
@@ -315,9 +330,10 @@ class BotProcess:
                 self._cond.wait(left)
             line = self._answers[k - 1 - self._answer_base]
             drop = k - self._answer_base
+            self._buffered -= sum(len(a) + 1 for a in self._answers[:drop])
             del self._answers[:drop]
             self._answer_base = k
-            self._bytes = 0
+            self._logged = 0
             return line
 
     def wait_exit(self, timeout_s: float) -> bool:
@@ -406,7 +422,7 @@ class BotAgent(BaseAgent):
             lockstep 4 × duration + 60 s; 0: none).
         memory_mb: Memory limit in MiB (0: none).
         startup_s: Real time: grace after start before the first state is due.
-        output_limit: Bytes of output allowed in one step.
+        output_limit: Bytes of unread answers (or of log lines in one step) allowed.
         python: Interpreter for ``.py`` bots (default ``python3``).
     """
 
@@ -532,7 +548,8 @@ class BotAgent(BaseAgent):
         if not self._waiting:
             if not proc.running():
                 return self._crash(state)
-            proc.take_latest()  # a dead snake's stray lines do not count later
+            if not self.lockstep:
+                proc.take_latest()  # real time: lines before this step's deadline are spent
             return STRAIGHT
         self._waiting = False
         if self.lockstep:
