@@ -257,3 +257,11 @@ def test_real_time_uses_the_last_line_since_the_previous_deadline(tmp_path):
     mine = [step["actions"][0] for step in lines]
     assert mine.count(3) >= len(mine) // 2 and 0 not in mine
     assert_gone(double)
+
+
+def test_unread_output_over_the_limit_is_a_flood(tmp_path):
+    chatty = bot("chatty_bot.py", tmp_path, output_limit=1000)
+    res, events = run([chatty], tmp_path)
+    assert len(kinds(events, 0, "crash")) == 1 and res.steps == 50
+    assert any("faster than the game reads them" in f.get("reason", "") for f in chatty.faults)
+    assert_gone(chatty)
