@@ -173,3 +173,26 @@ def test_champion__odd_board_strict_plays_legal_games():
     specs = [MatchSpec("classic(width=5,height=5,tail_rule=strict)", ("classic.champion",), s) for s in range(20)]
     results = run_many(specs, jobs=1)
     assert all(r.outcome.details["length"] >= 20 for r in results)  # it fills the cycle before the last apple
+
+
+def test_champion__asked_twice_answers_the_same_and_still_wins():
+    game = make("classic(width=8,height=8,tail_rule=strict)")
+    state = game.new_state(4)
+    agent = CellTreeAgent()
+    agent.reset(game.info, 0, 4)
+    while not state.is_over():
+        first = agent.act(state, None)
+        assert agent.act(state, None) == first
+        state.apply([first])
+    assert state.outcome().details["won"]
+
+
+def test_champion__takes_over_a_longer_start_once_the_body_fits_a_cycle():
+    game = make("classic(width=8,height=8,start_length=4)")
+    took_over = 0
+    for seed in range(4):
+        agent = CellTreeAgent()
+        res = play(game, [agent], seed)
+        assert res.outcome.details["won"]
+        took_over += agent._ctl[3] > 0  # verified plans were made by the cell-tree logic
+    assert took_over == 4

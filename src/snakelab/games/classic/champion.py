@@ -809,9 +809,13 @@ class OddBoardAgent(BaseAgent):
 class CellTreeAgent(BaseAgent):
     """The cell-tree snake (see the module docstring); boards with both sides even.
 
-    On other boards, or when a longer start does not fit the scheme, it hands the
-    game to ``fallback`` (a fresh :class:`~snakelab.games.classic.agents.ShortcutAgent`
-    unless given).
+    On boards with an odd side it hands the game to ``fallback`` (by default
+    :class:`OddBoardAgent` when both sides are odd, else a fresh
+    :class:`~snakelab.games.classic.agents.ShortcutAgent`). While the body fits no
+    cell-tree cycle (a longer start) the fallback moves, until it does.
+
+    Args:
+        fallback: The agent for boards (or bodies) the scheme does not cover.
     """
 
     def __init__(self, fallback: BaseAgent | None = None) -> None:
@@ -864,10 +868,16 @@ class CellTreeAgent(BaseAgent):
         self._head_seq = -1
         self._last_steps = -2
         self._last_target = -1
+        self._last_head = -1
+        self._last_action = 0
         self._last_apples = -1
 
-    def _sync(self, s: State) -> None:
-        """Bring the ring buffer up to date: O(1) after our own move, else rebuilt."""
+    def _sync(self, s: State) -> bool:
+        """Bring the ring buffer up to date: O(1) after our own move, else rebuilt.
+
+        Returns whether the cell-tree logic may move: after a rebuild (first move, or a
+        state that does not continue our last move) only if the body fits some cycle.
+        """
         n = self._n
         if s.steps == self._last_steps + 1 and s.head == self._last_target:
             self._head_seq += 1
@@ -875,14 +885,17 @@ class CellTreeAgent(BaseAgent):
             self._seqno[s.head] = self._head_seq
             if s.apples != self._last_apples:
                 self._ctl[2] = 0  # a new apple: no frozen cycle any more
-        else:
-            for i, c in enumerate(s.body):
-                self._ring[i] = c
-                self._seqno[c] = i
-            self._head_seq = len(s.body) - 1
-            self._ctl[:3] = 0
-            seq = np.array(list(s.body), np.int64)
-            if not _feasible(
+            self._last_apples = s.apples
+            return True
+        for i, c in enumerate(s.body):
+            self._ring[i] = c
+            self._seqno[c] = i
+        self._head_seq = len(s.body) - 1
+        self._ctl[:3] = 0
+        self._last_apples = s.apples
+        seq = np.array(list(s.body), np.int64)
+        return bool(
+            _feasible(
                 seq,
                 len(seq),
                 self._in_to,
@@ -894,16 +907,20 @@ class CellTreeAgent(BaseAgent):
                 self._nedges,
                 self._mark,
                 self._parent,
-            ):
-                self._use_fb = True  # a longer start that no cell-tree cycle contains
-        self._last_apples = s.apples
+            )
+        )
 
     def act(self, observation: Any, budget: Budget | None) -> int:
         """One move."""
         s: State = observation
-        if not self._use_fb:
-            self._sync(s)
         if self._use_fb:
+            return int(self._fb.act(s, budget))
+        if s.steps == self._last_steps and s.head == self._last_head:
+            return self._last_action  # asked twice about the same position
+        if not self._sync(s):
+            # A body no cell-tree cycle contains (a longer start, or a position we did
+            # not lead to): the fallback plays until the body fits one, then we take over.
+            self._last_steps = -2
             return int(self._fb.act(s, budget))
         t = decide(
             self._ring,
@@ -942,4 +959,6 @@ class CellTreeAgent(BaseAgent):
         self._last_steps = s.steps
         self._last_target = int(t)
         h = s.head
-        return self._in_dir[h] if t == self._in_list[h] else self._ex_dir[h]
+        self._last_head = h
+        self._last_action = self._in_dir[h] if t == self._in_list[h] else self._ex_dir[h]
+        return self._last_action
