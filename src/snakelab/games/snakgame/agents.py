@@ -284,7 +284,12 @@ class ChampionAgent(BaseAgent):
     """
 
     def __init__(
-        self, hug: int = 1, cap: int = 0, samples: int = 24, middle: bool = False, alternate: bool = False
+        self,
+        hug: int = 1,
+        cap: int = 0,
+        samples: int = 24,
+        middle: bool = False,
+        alternate: bool = False,
     ) -> None:
         self.alternate = bool(alternate)
         self.middle = bool(middle)
