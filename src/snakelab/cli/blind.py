@@ -86,8 +86,12 @@ def sweep_cmd(
     no_checkpoint: bool = typer.Option(False, "--no-checkpoint", help="Keep no checkpoint at all."),
     chunks: int = typer.Option(0, "--chunks", help="Number of work chunks (0: default)."),
     top: int = typer.Option(10, "--top", help="Worst grids to list in the table view."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
-    details: bool = typer.Option(False, "--details", help="With --json: add bands, histogram and worst grids."),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print one JSON object: strategy, max_area, grids, worst_ratio, worst_grid, mean_ratio."
+    ),
+    details: bool = typer.Option(
+        False, "--details", help="With --json: add uncovered, bands, histogram, worst grids and wall_s."
+    ),
 ) -> None:
     """Exact worst cover ratio over every grid A·B ≤ N (resumable: Ctrl-C keeps finished chunks)."""
     from snakelab.games.blind.sweep import count_grids, default_checkpoint, run_sweep
@@ -132,10 +136,10 @@ def sweep_cmd(
     if as_json:
         keys = ["strategy", "max_area", "grids", "worst_ratio", "worst_grid", "mean_ratio"]
         out = {key: res[key] for key in keys}
-        out["uncovered"] = res["uncovered"]
-        out["wall_s"] = round(wall, 2)
         if details:
-            out.update({key: res[key] for key in ("weighted_mean_ratio", "cap_ratio", "top", "bands", "histogram")})
+            extra = ("uncovered", "weighted_mean_ratio", "cap_ratio", "top", "bands", "histogram")
+            out.update({key: res[key] for key in extra})
+            out["wall_s"] = round(wall, 2)
         print_json(out)
         return
     _print_sweep(res, top, wall, path)

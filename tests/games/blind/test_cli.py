@@ -42,8 +42,7 @@ def test_sweep_json_keys(tmp_path):
     )  # fmt: skip
     assert r.exit_code == 0, r.output
     obj = _json(r.stdout)
-    for key in ("strategy", "max_area", "grids", "worst_ratio", "worst_grid", "mean_ratio"):
-        assert key in obj
+    assert set(obj) == {"strategy", "max_area", "grids", "worst_ratio", "worst_grid", "mean_ratio"}
     assert obj["strategy"] == "dynamic-zigzag(k=11)" and obj["max_area"] == 600
     assert isinstance(obj["worst_grid"], list) and len(obj["worst_grid"]) == 2
     assert obj["worst_ratio"] >= obj["mean_ratio"] >= 1
