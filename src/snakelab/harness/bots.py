@@ -357,6 +357,13 @@ class BotProcess:
         self.kill()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=5)
+        # SIGKILL is delivered asynchronously: the bot's own children (reparented to init)
+        # may live a few more milliseconds. Wait until the group is really empty, so that
+        # "no process outlives the game" holds the moment close() returns.
+        deadline = time.monotonic() + 2.0
+        while processes_in_group(self.pid) and time.monotonic() < deadline:
+            self.kill()
+            time.sleep(0.005)
         with contextlib.suppress(queue.Full):
             self._out.put_nowait(None)
         for stream in (self.proc.stdin, self.proc.stdout):
