@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import secrets
 import time
 from datetime import UTC, datetime
@@ -16,6 +15,7 @@ from snakelab.core.errors import ConfigError, SnakelabError
 from snakelab.core.game import Agent, Budget
 from snakelab.core.registry import format_spec, make_agent
 from snakelab.harness.match import MatchResult, MatchSpec, play
+from snakelab.harness.ratings import wilson_interval
 from snakelab.harness.run import match_seeds
 
 NAME = "arena"
@@ -203,17 +203,6 @@ def run_cmd(
         console.print(f"replay written to {replay}")
 
 
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a win rate (95% by default)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    den = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def bot_ref(bot: str, timeout: float, run_dir: str, python: str) -> tuple[str, str]:
     """(label, agent string) of a tournament entry: a built-in name or a bot file."""
     p = Path(bot)
@@ -273,7 +262,7 @@ def summarise(labels: list[str], results: list[MatchResult], lineups: list[list[
                 st["times"].extend(res.move_times[seat])
     rows = []
     for label, st in stats.items():
-        lo, hi = wilson(st["wins"], st["games"])
+        lo, hi = wilson_interval(st["wins"], st["games"])
         times = sorted(st["times"])
         p99 = 1e3 * times[min(len(times) - 1, int(0.99 * len(times)))] if times else None
         rows.append(

@@ -132,6 +132,9 @@ def sweep_cmd(
         raise typer.Exit(130) from None
     except SnakelabError as exc:
         fail(str(exc))
+    finally:
+        if ex is not None:
+            ex.shutdown()
     wall = time.perf_counter() - t0
     if as_json:
         keys = ["strategy", "max_area", "grids", "worst_ratio", "worst_grid", "mean_ratio"]
