@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from snakelab.cli import app
-from snakelab.cli.arena import parse_seats, tournament_specs, wilson
+from snakelab.cli.arena import parse_seats, tournament_specs
 from snakelab.core.errors import ConfigError
 from snakelab.core.replay import verify
 
@@ -145,9 +145,3 @@ def test_tournament_specs_rotate_seats():
     assert [lu.index(0) for lu in lineups] == [0, 1, 2, 3]  # entry 0 visits every seat
     assert all(sorted(lu) == [-1, -1, 0, 1] for lu in lineups)
     assert len({s.seed for s in specs}) == 4 and specs[0].agents.count("arena.greedy") == 2
-
-
-def test_wilson_interval():
-    lo, hi = wilson(160, 200)
-    assert 0.73 < lo < 0.8 < hi < 0.86
-    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
