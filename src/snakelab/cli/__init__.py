@@ -57,6 +57,7 @@ def _mount() -> None:
         if isinstance(sub, typer.Typer) and name:
             app.add_typer(sub, name=name)
             cmds = [c.name or (c.callback.__name__ if c.callback else "") for c in sub.registered_commands]
+            cmds += [f"{g.name} …" for g in sub.registered_groups if g.name]
             verbs.append(f"[bold]{name}[/]: " + ", ".join(sorted(cmds)))
     app.info.epilog = "Games and verbs:\n\n" + "\n\n".join(verbs)
 
