@@ -5,8 +5,8 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from snakelab.analysis.classic import fill_table
 from snakelab.cli import app
-from snakelab.cli.classic import fill_table
 from snakelab.harness import MatchSpec, match_seeds, run_many
 
 runner = CliRunner()

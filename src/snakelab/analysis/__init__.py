@@ -1,0 +1,1 @@
+"""Tables and plots from finished or stored results; never plays games itself."""
