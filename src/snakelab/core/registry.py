@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from snakelab.core.errors import ConfigError, UnknownNameError
-from snakelab.core.game import Agent, Game
+from snakelab.core.game import Agent, Dynamics, Game, GameInfo
 
 T = TypeVar("T")
 
@@ -316,3 +316,26 @@ def _coerce(value: Any, hint: Any, what: str) -> Any:
     if hint is str:
         return str(value)
     return value
+
+
+def game_info(game_id: str, config: Any, *, num_players: int, dynamics: Dynamics, rules_version: int) -> GameInfo:
+    """The :class:`GameInfo` of a game built from a ``Config`` dataclass.
+
+    The canonical name lists, in field order, only the parameters that differ from
+    the ``Config`` defaults, so ``make(info.name)`` rebuilds the same game and equal
+    configurations always get equal names.
+    """
+    defaults = type(config)()
+    params = {
+        f.name: getattr(config, f.name)
+        for f in dataclasses.fields(config)
+        if getattr(config, f.name) != getattr(defaults, f.name)
+    }
+    return GameInfo(
+        id=game_id,
+        name=format_spec(game_id, params),
+        num_players=num_players,
+        dynamics=dynamics,
+        rules_version=rules_version,
+        config=config,
+    )

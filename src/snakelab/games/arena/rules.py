@@ -74,9 +74,9 @@ from enum import Enum
 from typing import Any
 
 from snakelab.core.errors import ConfigError, GameOverError, IllegalActionError
-from snakelab.core.game import JSON, Dynamics, Event, GameInfo, Outcome
+from snakelab.core.game import JSON, Dynamics, Event, Outcome
 from snakelab.core.grid import OPPOSITE, Grid
-from snakelab.core.registry import config_from_kwargs, format_spec
+from snakelab.core.registry import config_from_kwargs, game_info
 from snakelab.core.rng import rng_for
 
 RULES_VERSION = 1
@@ -744,15 +744,8 @@ class Game:
         self.grid = Grid(cfg.game_width, cfg.game_height)
         self._xs = [c % cfg.game_width for c in range(self.grid.size)]
         self._ys = [c // cfg.game_width for c in range(self.grid.size)]
-        defaults = Config()
-        params = {f: getattr(cfg, f) for f in Config.__dataclass_fields__ if getattr(cfg, f) != getattr(defaults, f)}
-        self.info = GameInfo(
-            id="arena",
-            name=format_spec("arena", params),
-            num_players=cfg.num_snakes,
-            dynamics=Dynamics.SIMULTANEOUS,
-            rules_version=RULES_VERSION,
-            config=cfg,
+        self.info = game_info(
+            "arena", cfg, num_players=cfg.num_snakes, dynamics=Dynamics.SIMULTANEOUS, rules_version=RULES_VERSION
         )
 
     def blank_state(self, seed: int = 0) -> State:

@@ -39,9 +39,9 @@ from enum import Enum
 from typing import Any, Literal
 
 from snakelab.core.errors import ConfigError, GameOverError, IllegalActionError
-from snakelab.core.game import JSON, Dynamics, Event, GameInfo, Outcome
+from snakelab.core.game import JSON, Dynamics, Event, Outcome
 from snakelab.core.grid import OPPOSITE, Direction, Grid
-from snakelab.core.registry import config_from_kwargs, format_spec
+from snakelab.core.registry import config_from_kwargs, game_info
 from snakelab.core.rng import rng_for
 
 RULES_VERSION = 1
@@ -386,19 +386,8 @@ class Game:
     def __init__(self, config: Config | None = None) -> None:
         self.config = config or Config()
         self.grid = Grid(self.config.width, self.config.height)
-        defaults = Config()
-        params = {
-            f: getattr(self.config, f)
-            for f in Config.__dataclass_fields__
-            if getattr(self.config, f) != getattr(defaults, f)
-        }
-        self.info = GameInfo(
-            id="classic",
-            name=format_spec("classic", params),
-            num_players=1,
-            dynamics=Dynamics.SINGLE,
-            rules_version=RULES_VERSION,
-            config=self.config,
+        self.info = game_info(
+            "classic", self.config, num_players=1, dynamics=Dynamics.SINGLE, rules_version=RULES_VERSION
         )
 
     def new_state(self, seed: int) -> State:

@@ -65,8 +65,8 @@ from typing import Any, NamedTuple, overload
 import numpy as np
 
 from snakelab.core.errors import CodecError, ConfigError, GameOverError, IllegalActionError
-from snakelab.core.game import JSON, Dynamics, Event, GameInfo, Outcome
-from snakelab.core.registry import config_from_kwargs, format_spec
+from snakelab.core.game import JSON, Dynamics, Event, Outcome
+from snakelab.core.registry import config_from_kwargs, game_info
 from snakelab.core.rng import derive_seed
 
 RULES_VERSION = 1
@@ -748,19 +748,8 @@ class Game:
 
     def __init__(self, config: Config | None = None) -> None:
         self.config = config or Config()
-        defaults = Config()
-        params = {
-            f: getattr(self.config, f)
-            for f in Config.__dataclass_fields__
-            if getattr(self.config, f) != getattr(defaults, f)
-        }
-        self.info = GameInfo(
-            id="snakgame",
-            name=format_spec("snakgame", params),
-            num_players=1,
-            dynamics=Dynamics.SINGLE,
-            rules_version=RULES_VERSION,
-            config=self.config,
+        self.info = game_info(
+            "snakgame", self.config, num_players=1, dynamics=Dynamics.SINGLE, rules_version=RULES_VERSION
         )
 
     def new_state(self, seed: int) -> State:
