@@ -1,5 +1,4 @@
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -10,20 +9,11 @@ from snakelab.cli import app
 from snakelab.cli.arena import parse_seats, tournament_specs
 from snakelab.core.errors import ConfigError
 from snakelab.core.replay import verify
+from tests.cli_helpers import run_snakelab as _snakelab
 
 runner = CliRunner()
 BOTS = Path(__file__).parent / "bots"
 SMALL = "gw 16\ngh 16\nduration 1\nspeed 20\n"
-
-
-def _snakelab(*args, cwd=None):
-    return subprocess.run(
-        [sys.executable, "-c", "from snakelab.cli import main; main()", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=cwd,
-    )
 
 
 def _json(out):

@@ -1,22 +1,12 @@
 import json
-import subprocess
-import sys
 
 import pytest
 from typer.testing import CliRunner
 
 from snakelab.cli import app
+from tests.cli_helpers import run_snakelab as _snakelab
 
 runner = CliRunner()
-
-
-def _snakelab(*args):
-    return subprocess.run(
-        [sys.executable, "-c", "from snakelab.cli import main; main()", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
 
 
 def test_help_lists_games_and_verbs():

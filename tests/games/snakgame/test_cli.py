@@ -1,5 +1,4 @@
 import json
-import subprocess
 import sys
 
 import pytest
@@ -7,19 +6,10 @@ from typer.testing import CliRunner
 
 from snakelab.cli import app
 from snakelab.core.replay import verify
+from tests.cli_helpers import run_snakelab as _snakelab
 
 runner = CliRunner()
 SMALL = "snakgame(type=0,rows=8,cols=9)"
-
-
-def _snakelab(*args, stdin=None):
-    return subprocess.run(
-        [sys.executable, "-c", "from snakelab.cli import main; main()", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        input=stdin,
-    )
 
 
 def _one_line_error(r):
