@@ -49,9 +49,9 @@ from functools import lru_cache
 from typing import Any
 
 from snakelab.core.errors import CodecError, ConfigError, GameOverError, IllegalActionError
-from snakelab.core.game import JSON, Dynamics, Event, GameInfo, Outcome
+from snakelab.core.game import JSON, Dynamics, Event, Outcome
 from snakelab.core.hexgrid import cube_sub, rotate_cube, to_cube
-from snakelab.core.registry import config_from_kwargs, format_spec
+from snakelab.core.registry import config_from_kwargs, game_info
 from snakelab.games.hextris.codec import Problem, load_problem, load_problem_id
 
 RULES_VERSION = 1
@@ -574,19 +574,8 @@ class Game:
         self.config = config or Config()
         self.problem = self.config.load()
         self.shapes = compile_shapes(self.problem)
-        defaults = Config()
-        params = {
-            f: getattr(self.config, f)
-            for f in Config.__dataclass_fields__
-            if getattr(self.config, f) != getattr(defaults, f)
-        }
-        self.info = GameInfo(
-            id="hextris",
-            name=format_spec("hextris", params),
-            num_players=1,
-            dynamics=Dynamics.SINGLE,
-            rules_version=RULES_VERSION,
-            config=self.config,
+        self.info = game_info(
+            "hextris", self.config, num_players=1, dynamics=Dynamics.SINGLE, rules_version=RULES_VERSION
         )
 
     def source_seed(self, seed: int) -> int:
