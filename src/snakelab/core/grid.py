@@ -60,6 +60,27 @@ OPPOSITE = (1, 0, 3, 2)
 DIRECTIONS = tuple(Direction)
 
 
+class DirectionActions:
+    """Action codec for games whose actions are the four absolute directions.
+
+    Actions are written to replays by name (``"UP"``); the conformance kit tries the
+    four directions plus a value that is no direction at all.
+    """
+
+    def action_to_json(self, action: object) -> str:
+        """The direction's name."""
+        return Direction(int(action)).name  # type: ignore[call-overload]
+
+    def action_from_json(self, data: object) -> Direction:
+        """Inverse of :meth:`action_to_json`."""
+        return Direction[str(data)]
+
+    def candidate_actions(self, state: object, player: int) -> list[object]:
+        """All four directions plus a non-direction, for conformance tests."""
+        del state, player  # the same for every state
+        return [*Direction, 7]
+
+
 class Grid:
     """A ``width`` × ``height`` board, walled or wrapping (a torus).
 

@@ -34,7 +34,7 @@ from typing import Any
 
 from snakelab.core.errors import ConfigError, GameOverError, IllegalActionError
 from snakelab.core.game import JSON, Dynamics, Event, Outcome
-from snakelab.core.grid import Direction
+from snakelab.core.grid import Direction, DirectionActions
 from snakelab.core.registry import config_from_kwargs, game_info
 from snakelab.core.rng import rng_for
 
@@ -238,7 +238,7 @@ class State:
         return f"<blind.State {cfg.width}×{cfg.height} head=({self.x},{self.y}) step={self.steps}>"
 
 
-class Game:
+class Game(DirectionActions):
     """A configured blind game; see the module docstring for the rules."""
 
     def __init__(self, config: Config | None = None) -> None:
@@ -264,19 +264,6 @@ class Game:
         s.steps = int(data["steps"])
         s.termination = Termination[data["termination"]] if data["termination"] else None
         return s
-
-    def action_to_json(self, action: object) -> JSON:
-        """Directions are written by name (``"RIGHT"``)."""
-        return Direction(int(action)).name  # type: ignore[call-overload]
-
-    def action_from_json(self, data: JSON) -> Direction:
-        """Inverse of :meth:`action_to_json`."""
-        return Direction[data]
-
-    def candidate_actions(self, state: object, player: int) -> list[object]:
-        """All four directions plus a non-direction, for conformance tests."""
-        del state, player  # the same for every state
-        return [*Direction, 7]
 
 
 def make_game(**kwargs: object) -> Game:
