@@ -26,8 +26,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from snakelab.games.blind._jit import jit
-from snakelab.games.blind.strategies import Moves, Strategy, register_strategy
+from snakelab.games.blind.strategies import Moves, Strategy, register_strategy, zigzag_segments_array
 
 K0 = 5
 THRESHOLDS = (1, 2, 3, 4, 7, 11, 16, 24, 36, 54, 81, 121, 182, 271, 405, 605, 902, 1347, 2010, 3000)
@@ -63,33 +62,7 @@ class RampZigzag(Strategy):
 
     def moves_array(self, n: int) -> Moves:
         """The first ``n`` moves (compiled)."""
-        return _ramp_array(n, K0, np.array(THRESHOLDS, np.int64))
-
-
-@jit
-def _ramp_array(n: int, k0: int, thresholds: np.ndarray) -> Moves:
-    out = np.empty(n, np.uint8)
-    length = 1
-    left = 1
-    j = 0
-    nth = 0
-    zig = 0
-    i = 0
-    while i < n:
-        out[i] = zig
-        i += 1
-        zig ^= 1
-        left -= 1
-        if left == 0:
-            if i < n:
-                out[i] = 0
-                i += 1
-            j += 1
-            while nth < thresholds.shape[0] and thresholds[nth] <= j:
-                nth += 1
-            length += k0 + nth
-            left = length
-    return out
+        return zigzag_segments_array(n, K0, np.array(THRESHOLDS, np.int64))
 
 
 register_strategy("ramp-zigzag", RampZigzag, "dynamic zig-zag whose growth k ramps from 5 to 25", aliases=("champion",))

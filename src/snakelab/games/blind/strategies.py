@@ -182,27 +182,38 @@ class DynamicZigzag(Strategy):
 
     def moves_array(self, n: int) -> Moves:
         """The first ``n`` moves (compiled)."""
-        return _dynamic_zigzag_array(n, self.k)
+        return zigzag_segments_array(n, self.k, np.empty(0, np.int64))
 
 
 @jit
-def _dynamic_zigzag_array(n: int, k: int) -> Moves:
+def zigzag_segments_array(n: int, k: int, thresholds: np.ndarray) -> Moves:
+    """The first ``n`` moves (0 = R, 1 = D) of a zig-zag with extra R moves.
+
+    Segments of alternating R/D moves have lengths 1, then grow by ``k`` plus the number
+    of ``thresholds`` (segment indices, ascending) already reached; each segment ends
+    with an extra R. With no thresholds this is the seed's dynamic zig-zag.
+    """
     out = np.empty(n, np.uint8)
-    countdown = 1
-    prev = 1
+    length = 1
+    left = 1
+    j = 0
+    nth = 0
     zig = 0
     i = 0
     while i < n:
         out[i] = zig
         i += 1
         zig ^= 1
-        countdown -= 1
-        if countdown == 0:
+        left -= 1
+        if left == 0:
             if i < n:
                 out[i] = 0
                 i += 1
-            countdown = prev + k
-            prev = countdown
+            j += 1
+            while nth < thresholds.shape[0] and thresholds[nth] <= j:
+                nth += 1
+            length += k + nth
+            left = length
     return out
 
 
