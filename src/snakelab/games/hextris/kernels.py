@@ -462,7 +462,7 @@ def sim_phrase(board, dl, size, canon, e, can, start, held, nheld, ph_cmds, ln, 
 
 
 @njit(cache=True)
-def embed_unit(board, dl, size, canon, spawn, target, lockcmd, e, ph_cmds, ph_len, ph_order, out):  # type: ignore[no-untyped-def]
+def embed_unit(board, dl, size, canon, spawn, target, lockcmd, e, ph_cmds, ph_len, ph_order, ph_after, ph_done, out):  # type: ignore[no-untyped-def]
     """Spell a path from ``spawn`` to ``target`` then lock, trying phrases greedily.
 
     At each placement the phrases are tried in ``ph_order``; a phrase is taken when every
@@ -483,6 +483,10 @@ def embed_unit(board, dl, size, canon, spawn, target, lockcmd, e, ph_cmds, ph_le
         ph_cmds: ``(n_phrases, max_len)`` command indices of each phrase.
         ph_len: Length of each phrase.
         ph_order: Phrase indices in the order to try.
+        ph_after: Per entry -1, or the phrase that must have been completed by the
+            commands just before it: such an entry is the rest of a phrase that overlaps
+            the end of that one (``" ia!"`` after ``"Ia! Ia!"``), taken only right after it.
+        ph_done: Per entry the phrase its last command completes.
         out: Output buffer ``(n, 2)``: the command, and the phrase index it belongs to
             (-1 for a plain move).
 
@@ -509,6 +513,7 @@ def embed_unit(board, dl, size, canon, spawn, target, lockcmd, e, ph_cmds, ph_le
     held[0] = cur
     nheld = 1
     n = 0
+    last_done = -1  # the phrase the commands so far end with (-1: a plain move)
     limit = out.shape[0] - 64
     tx, ty, tr = decode(target, e, nx, ny)
     while cur != target and n < limit:
@@ -516,7 +521,7 @@ def embed_unit(board, dl, size, canon, spawn, target, lockcmd, e, ph_cmds, ph_le
         for oi in range(ph_order.shape[0]):
             p = ph_order[oi]
             ln = ph_len[p]
-            if ln < 2:
+            if ln < 2 or (ph_after[p] >= 0 and ph_after[p] != last_done):
                 continue
             last = ph_cmds[p, ln - 1]
             qx, qy, qr = step(tx, ty, tr, last)
@@ -533,6 +538,8 @@ def embed_unit(board, dl, size, canon, spawn, target, lockcmd, e, ph_cmds, ph_le
         took = False
         for oi in range(ph_order.shape[0]):
             p = ph_order[oi]
+            if ph_after[p] >= 0 and ph_after[p] != last_done:
+                continue
             ln = ph_len[p]
             ok, end, ntmp = sim_phrase(board, dl, size, canon, e, can, cur, held, nheld, ph_cmds, ln, p, tmp)
             if not ok:
@@ -549,6 +556,7 @@ def embed_unit(board, dl, size, canon, spawn, target, lockcmd, e, ph_cmds, ph_le
                     held[k] = tmp[k]
                 nheld = ntmp
                 cur = end
+                last_done = ph_done[p]
                 took = True
                 break
         if took:
@@ -588,6 +596,8 @@ def embed_unit(board, dl, size, canon, spawn, target, lockcmd, e, ph_cmds, ph_le
                 fits_one = False
                 for oi in range(ph_order.shape[0]):
                     p = ph_order[oi]
+                    if ph_after[p] >= 0:
+                        continue  # after a plain move no continuation applies
                     ok, _end, _nt = sim_phrase(
                         board, dl, size, canon, e, can, nc, held2, nh, ph_cmds, ph_len[p], p, tmp
                     )
@@ -622,6 +632,7 @@ def embed_unit(board, dl, size, canon, spawn, target, lockcmd, e, ph_cmds, ph_le
         out[n, 0] = cmd
         out[n, 1] = -1
         n += 1
+        last_done = -1
     if cur != target:
         return -1
     out[n, 0] = lockcmd
@@ -681,3 +692,155 @@ def lost_cells(board, dl, size, canon, spx, spy, srot, e):  # type: ignore[no-un
                 queue[tail] = nc
                 tail += 1
     return empties - covered
+
+
+@njit(cache=True)
+def _dp_run(board, dl, size, rot, x, y, mode, cmds, n):  # type: ignore[no-untyped-def]
+    """Play ``cmds[:n]`` for a unit that cannot turn; ``(ok, x, y, mode)``.
+
+    ``mode`` is how the unit has moved on its current row: 0 not at all, 1 east, 2 west.
+    Such a unit never revisits a placement as long as it does not go back on a row.
+    """
+    for j in range(n):
+        c = cmds[j]
+        if c >= 4:
+            return False, x, y, mode  # a turn leaves the cells as they are: a repeat
+        if c == 1:
+            if mode == 2:
+                return False, x, y, mode
+            mode = 1
+        elif c == 0:
+            if mode == 1:
+                return False, x, y, mode
+            mode = 2
+        else:
+            mode = 0
+        x, y, _r = step(x, y, rot, c)
+        if not fits(board, dl, size, x, y, rot):
+            return False, x, y, mode
+    return True, x, y, mode
+
+
+@njit(cache=True)
+def embed_unit_dp(  # type: ignore[no-untyped-def]
+    board, dl, size, spawn, target, lockcmd, e, ph_cmds, ph_len, ph_val, ph_after, ph_done, slot, n_slots, out
+):
+    """The command string of most power points from ``spawn`` to ``target``, exactly.
+
+    For units whose six rotations are the same cells: their placements are ``(x, y)`` and,
+    on a row, a path that never turns back never repeats one, so the repeat rule is the
+    three-valued ``mode`` of :func:`_dp_run` and a dynamic programme over
+    ``(previous phrase, mode, y, x)`` is exact. Every entry moves down at least once (all
+    phrases do), so rows are solved from the bottom up; on a row, east-moving states from
+    the east, west-moving states from the west, then the states that have not moved.
+
+    Args:
+        board: As for :func:`embed_unit`.
+        dl: As for :func:`embed_unit`.
+        size: As for :func:`embed_unit`.
+        spawn: As for :func:`embed_unit`.
+        target: As for :func:`embed_unit`.
+        lockcmd: As for :func:`embed_unit`.
+        e: As for :func:`embed_unit`.
+        ph_cmds: As for :func:`embed_unit`.
+        ph_len: As for :func:`embed_unit`.
+        ph_val: Points of each entry.
+        ph_after: As for :func:`embed_unit`.
+        ph_done: As for :func:`embed_unit`.
+        slot: Per phrase, its index in the ``previous phrase`` dimension (0: none that
+            any entry continues).
+        n_slots: Size of that dimension.
+        out: As for :func:`embed_unit`.
+
+    Returns:
+        Number of commands written, or -1 if the target is unreachable.
+    """
+    h, w = board.shape
+    nx = w + 2 * e
+    ny = h + 2 * e
+    sx, sy, rot = decode(spawn, e, nx, ny)
+    tx, ty, _tr = decode(target, e, nx, ny)
+    n_ph = ph_len.shape[0]
+    mv = np.arange(4).reshape(4, 1)  # the plain moves as one-command strings
+    val = np.full((n_slots, 3, ny, nx), -1, np.int64)
+    choice = np.full((n_slots, 3, ny, nx), -1, np.int64)  # -2 lock, 0..3 move, 4+p entry, -3-p lock entry
+    for y in range(ty, sy - 1, -1):
+        yi = y + e
+        for sl in range(n_slots):
+            for mode in (1, 2, 0):
+                for k in range(nx):
+                    xi = nx - 1 - k if mode == 1 else k
+                    x = xi - e
+                    if not fits(board, dl, size, x, y, rot):
+                        continue
+                    if x == tx and y == ty:
+                        val[sl, mode, yi, xi] = 0
+                        choice[sl, mode, yi, xi] = -2
+                        continue
+                    best = -1
+                    ch = -1
+                    for p in range(n_ph):
+                        a = ph_after[p]
+                        if a >= 0 and (slot[a] != sl or sl == 0):
+                            continue
+                        ln = ph_len[p]
+                        ok, ex, ey, em = _dp_run(board, dl, size, rot, x, y, mode, ph_cmds[p], ln - 1)
+                        if not ok:
+                            continue
+                        last = ph_cmds[p, ln - 1]
+                        if ex == tx and ey == ty and last < 4:
+                            qx, qy, _q = step(ex, ey, rot, last)
+                            if not fits(board, dl, size, qx, qy, rot) and ph_val[p] > best:
+                                best = ph_val[p]
+                                ch = -3 - p
+                            continue  # past the target the rest is lost anyway
+                        ok, ex, ey, em = _dp_run(board, dl, size, rot, ex, ey, em, ph_cmds[p, ln - 1 :], 1)
+                        if not ok or ey > ty or ey == y:
+                            continue
+                        sub = val[slot[ph_done[p]], em, ey + e, ex + e]
+                        if sub >= 0 and sub + ph_val[p] > best:
+                            best = sub + ph_val[p]
+                            ch = 4 + p
+                    for c in range(4):
+                        ok, ex, ey, em = _dp_run(board, dl, size, rot, x, y, mode, mv[c], 1)
+                        if not ok or ey > ty:
+                            continue
+                        sub = val[0, em, ey + e, ex + e]
+                        if sub > best:
+                            best = sub
+                            ch = c
+                    val[sl, mode, yi, xi] = best
+                    choice[sl, mode, yi, xi] = ch
+    if val[0, 0, sy + e, sx + e] < 0:
+        return -1
+    x, y, mode, sl = sx, sy, 0, 0
+    n = 0
+    limit = out.shape[0] - 64
+    while n < limit:
+        ch = choice[sl, mode, y + e, x + e]
+        if ch == -2:
+            out[n, 0] = lockcmd
+            out[n, 1] = -1
+            return n + 1
+        if ch <= -3:
+            p = -3 - ch
+            for j in range(ph_len[p]):
+                out[n, 0] = ph_cmds[p, j]
+                out[n, 1] = p
+                n += 1
+            return n
+        if ch >= 4:
+            p = ch - 4
+            ok, x, y, mode = _dp_run(board, dl, size, rot, x, y, mode, ph_cmds[p], ph_len[p])
+            for j in range(ph_len[p]):
+                out[n, 0] = ph_cmds[p, j]
+                out[n, 1] = p
+                n += 1
+            sl = slot[ph_done[p]]
+        else:
+            ok, x, y, mode = _dp_run(board, dl, size, rot, x, y, mode, mv[ch], 1)
+            out[n, 0] = ch
+            out[n, 1] = -1
+            n += 1
+            sl = 0
+    return -1
