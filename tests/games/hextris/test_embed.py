@@ -142,3 +142,23 @@ def test_embed_uses_the_programme_for_turnless_units(problems):
     assert plain.error is None and exact.error is None
     assert exact.units == plain.units == prob.source_length
     assert exact.power_score > 1.1 * plain.power_score
+
+
+def test_warm_up_loads_every_kernel_the_solvers_call():
+    """Compiling or loading a kernel inside a timed search would eat its time budget."""
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from snakelab.games.hextris import solver
+
+    called = set(re.findall(r"\bkn\.(\w+)\(", Path(solver.__file__).read_text()))
+    assert {"embed_unit", "embed_unit_dp", "bfs_locks", "evaluate_locks", "lost_cells"} <= called
+    # A fresh interpreter: in this one other tests may already have run the kernels.
+    code = (
+        "from snakelab.games.hextris import kernels as kn, solver; solver.warm_up(); "
+        f"print(sorted(n for n in {sorted(called)!r} if not getattr(kn, n).signatures))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=600)
+    assert out.stdout.strip() == "[]"

@@ -543,10 +543,15 @@ def warm_up() -> float:
     t0 = time.monotonic()
     from snakelab.games.hextris.codec import Unit
 
-    tiny = Problem(-1, 4, 4, (Unit(((0, 0), (1, 0)), (0, 0)),), ((0, 3),), 3, (0,))
+    # A two-cell and a one-cell unit type; with "Ei!" as the only phrase the one-cell units
+    # go to the exact programme once it is used, so every kernel is loaded here and not
+    # inside a timed search.
+    units = (Unit(((0, 0), (1, 0)), (0, 0)), Unit(((0, 0),), (0, 0)))
+    tiny = Problem(-1, 5, 8, units, ((0, 7),), 8, (0,))
     prep = prepare(tiny)
-    plan = beam_plan(prep, 0, 2, CHAMPION_WEIGHTS)
+    plan = beam_plan(prep, 0, 2, CHAMPION_WEIGHTS, lost_weight=LOST_WEIGHT, fall_value=FALL_VALUE)
     embed(prep, 0, plan, PHRASES, overlaps=True)
+    embed(prep, 0, plan, ("Ei!",), overlaps=True)
     _warm = True
     return time.monotonic() - t0
 
