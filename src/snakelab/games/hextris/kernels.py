@@ -730,9 +730,10 @@ def embed_unit_dp(  # type: ignore[no-untyped-def]
     For units whose six rotations are the same cells: their placements are ``(x, y)`` and,
     on a row, a path that never turns back never repeats one, so the repeat rule is the
     three-valued ``mode`` of :func:`_dp_run` and a dynamic programme over
-    ``(previous phrase, mode, y, x)`` is exact. Every entry moves down at least once (all
-    phrases do), so rows are solved from the bottom up; on a row, east-moving states from
-    the east, west-moving states from the west, then the states that have not moved.
+    ``(previous phrase, mode, y, x)`` is exact. Every phrase moves down at least once (an
+    entry that would end on its own row is skipped), so rows are solved from the bottom up;
+    on a row, east-moving states from the east, west-moving states from the west, then the
+    states that have not moved.
 
     Args:
         board: As for :func:`embed_unit`.

@@ -21,6 +21,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -326,13 +327,13 @@ class Tokens:
     after: np.ndarray
     done: np.ndarray
 
-    @property
+    @cached_property
     def straight(self) -> set[int]:
         """The phrases a unit can spell without turning."""
         n = int((self.after < 0).sum())
         return {i for i in range(n) if int(self.cmds[i, : self.lens[i]].max(initial=0)) < 4}
 
-    @property
+    @cached_property
     def slot(self) -> np.ndarray:
         """Per phrase: 0, or its index among the phrases some continuation follows."""
         out = np.zeros(max(int((self.after < 0).sum()), 1), np.int64)
@@ -340,7 +341,7 @@ class Tokens:
             out[a] = k + 1
         return out
 
-    @property
+    @cached_property
     def n_slots(self) -> int:
         """1 + the number of phrases some continuation follows."""
         return 1 + len({int(a) for a in self.after if a >= 0})
