@@ -79,6 +79,18 @@ def reference_cover(moves: Iterable[str], width: int, height: int, cap: int | No
     return -1
 
 
+@jit_inline
+def _torus_step(m: int, x: int, y: int, a: int, b: int) -> tuple[int, int]:
+    """``(x, y)`` after move ``m`` (R, D, L, U) on the ``a``×``b`` torus."""
+    if m == 0:
+        return (x + 1 if x + 1 < a else 0), y
+    if m == 1:
+        return x, (y + 1 if y + 1 < b else 0)
+    if m == 2:
+        return (x - 1 if x > 0 else a - 1), y
+    return x, (y - 1 if y > 0 else b - 1)
+
+
 @jit
 def _reference_one(moves: Moves, a: int, b: int, cap: int) -> int:
     size = a * b
@@ -92,22 +104,7 @@ def _reference_one(moves: Moves, a: int, b: int, cap: int) -> int:
     n = min(cap, moves.shape[0])
     for t in range(n):
         m = moves[t]
-        if m == 0:
-            x += 1
-            if x == a:
-                x = 0
-        elif m == 1:
-            y += 1
-            if y == b:
-                y = 0
-        elif m == 2:
-            x -= 1
-            if x < 0:
-                x = a - 1
-        else:
-            y -= 1
-            if y < 0:
-                y = b - 1
+        x, y = _torus_step(m, x, y, a, b)
         c = y * a + x
         if seen[c] == 0:
             seen[c] = 1
@@ -544,22 +541,7 @@ def _cover_general(runs: I64, a: int, b: int, cap: int, bits: npt.NDArray[np.uin
         x = x0
         y = y0
         for i in range(1, length + 1):
-            if m == 0:
-                x += 1
-                if x == a:
-                    x = 0
-            elif m == 1:
-                y += 1
-                if y == b:
-                    y = 0
-            elif m == 2:
-                x -= 1
-                if x < 0:
-                    x = a - 1
-            else:
-                y -= 1
-                if y < 0:
-                    y = b - 1
+            x, y = _torus_step(m, x, y, a, b)
             if _test_set(bits, y * a + x):
                 left -= 1
                 if left == 0:
