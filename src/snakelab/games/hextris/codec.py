@@ -151,22 +151,26 @@ def parse_problem(obj: Any, source: str = "problem") -> Problem:
     return Problem(pid, width, height, tuple(units), filled, source_length, tuple(seeds))
 
 
+def _read_json(path: str | os.PathLike[str], what: str) -> Any:
+    """The JSON value in the ``what`` file at ``path``; CodecError when unreadable or not JSON."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CodecError(f"cannot read {what} file {p}: {exc.strerror or exc}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CodecError(f"{p}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+
+
 def load_problem(path: str | os.PathLike[str]) -> Problem:
     """Read and check a problem JSON file.
 
     Raises:
         CodecError: if the file cannot be read, is not JSON, or a field is wrong.
     """
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CodecError(f"cannot read problem file {p}: {exc.strerror or exc}") from None
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CodecError(f"{p}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
-    return parse_problem(obj, str(p))
+    return parse_problem(_read_json(path, "problem"), str(Path(path)))
 
 
 def find_problems_dir(start: str | os.PathLike[str] | None = None) -> Path:
@@ -259,16 +263,7 @@ def load_solutions(path: str | os.PathLike[str]) -> list[SolutionEntry]:
     Raises:
         CodecError: if unreadable, not JSON or malformed.
     """
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CodecError(f"cannot read solution file {p}: {exc.strerror or exc}") from None
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CodecError(f"{p}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
-    return parse_solutions(obj, str(p))
+    return parse_solutions(_read_json(path, "solution"), str(Path(path)))
 
 
 def format_solutions(entries: list[SolutionEntry]) -> str:
