@@ -75,6 +75,16 @@ def create_app(
 
         return endpoint
 
+    def _replay_file(rel: str) -> Path | Response:
+        """The replay file ``rel`` inside the replay folder, or the error response (403, 404)."""
+        try:
+            path = safe_path(root, rel)
+        except PathEscapeError as exc:
+            return _error(str(exc), 403)
+        if not path.is_file():
+            return _error(f"no replay {rel!r} in the replay folder", 404)
+        return path
+
     async def api_games(request: Request) -> Response:
         del request  # no parameters
         return JSONResponse({"games": await run_in_threadpool(catalogue)})
@@ -94,12 +104,9 @@ def create_app(
                 return _error(str(exc), 400)
             return JSONResponse(data)
         rel = request.query_params.get("path", "")
-        try:
-            path = safe_path(root, rel)
-        except PathEscapeError as exc:
-            return _error(str(exc), 403)
-        if not path.is_file():
-            return _error(f"no replay {rel!r} in the replay folder", 404)
+        path = _replay_file(rel)
+        if isinstance(path, Response):
+            return path
         try:
             data = await run_in_threadpool(load_path, path, cache)
         except ReplayError as exc:
@@ -118,13 +125,10 @@ def create_app(
         if upload is not None:
             key, path = f"upload:{upload}", None
         else:
-            rel = request.query_params.get("path", "")
-            try:
-                path = safe_path(root, rel)
-            except PathEscapeError as exc:
-                return _error(str(exc), 403)
-            if not path.is_file():
-                return _error(f"no replay {rel!r} in the replay folder", 404)
+            found = _replay_file(request.query_params.get("path", ""))
+            if isinstance(found, Response):
+                return found
+            path = found
             key = path_key(path)
         try:
             data = await run_in_threadpool(lazy_state, cache, key, step, path)
