@@ -81,3 +81,31 @@ def test_stray_character_names_line_and_column(tmp_path):
 def test_parse_moves_accepts_letters_in_either_case(text):
     codes = parse_moves(text)
     assert letters(codes) == "".join(ch for ch in text.upper() if ch in "RDLU")
+
+
+@pytest.mark.parametrize("params", [{"kmax": 5}, {"kmax": 61}, {"lam": 1.0}, {"eta": -0.1}, {"eta": 2}, {"kmax": 7.5}])
+def test_sweeping_zigzag_rejects_bad_parameters(params):
+    with pytest.raises(ConfigError):
+        make_strategy("sweeping-zigzag", **params)
+
+
+def test_sweeping_zigzag_is_the_zigzag_with_sweeps_inserted():
+    plain = letters(make_strategy("sweeping-zigzag(eta=0)").moves_array(30_000))
+    swept = letters(make_strategy("sweeping-zigzag(eta=0.2)").moves_array(30_000))
+    assert set(plain) == {"R", "D"}
+    # The first sweep starts after segment 16: segment 17 is its first pass, then four
+    # more passes (2·ceil(0.2·16/2) + 1 = 5 in all) behind R R, alternately U/L and R/D,
+    # and an L run of 7 back to where the zig-zag is after segment 17.
+    extras = [i for i in range(len(plain) - 1) if plain[i : i + 2] == "RR"]
+    seg17 = extras[16]  # index of the extra R that ends segment 17
+    first_u = swept.index("U")
+    back = swept.index("L" * 7, first_u)
+    assert swept[:seg17] == plain[:seg17]
+    assert swept.count("RR", seg17, back) == 4 and swept.count("UL", first_u, back) > 0
+
+    def position(text):
+        return sum((c == "R") - (c == "L") for c in text), sum((c == "D") - (c == "U") for c in text)
+
+    # Pure insertion: same place afterwards, and the same moves until the next sweep.
+    assert position(swept[: back + 7]) == position(plain[: seg17 + 1])
+    assert swept[back + 7 : back + 1000] == plain[seg17 + 1 : seg17 + 994]

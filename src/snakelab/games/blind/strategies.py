@@ -17,7 +17,8 @@ Strategies (spec ``specs/blind.md``):
 * ``dynamic-zigzag`` (parameter ``k``, default 11) — the seed's walk: alternate R and
   D; after segments of 1, 1+k, 1+2k, … alternating moves add one extra R (the
   alternation carries on across extras).
-* ``champion`` (alias of ``braid``) — see :mod:`snakelab.games.blind.champion`.
+* ``ramp-zigzag`` (alias ``champion``) and ``sweeping-zigzag`` — see
+  :mod:`snakelab.games.blind.champion`.
 """
 
 from __future__ import annotations
@@ -50,8 +51,7 @@ class Strategy:
     Attributes:
         name: Registry name, e.g. ``"dynamic-zigzag"``.
         params: The parameters that define the sequence (e.g. ``{"k": 11}``).
-        monotone: True when the sequence only ever moves R and D (the fast
-            evaluator then uses its diagonal-class method).
+        monotone: True when the sequence only ever moves R and D.
     """
 
     name: str = ""
