@@ -23,6 +23,7 @@ def _all_grids(n):
         ("dynamic-zigzag(k=11)", 35.0),
         ("dynamic-zigzag(k=20)", 35.0),
         ("champion", 35.0),
+        ("sweeping-zigzag", 35.0),
         # The spiral needs about max(A, B)² moves, so its plain simulation is capped lower;
         # grids it does not cover by 4·S must then be reported uncovered by both evaluators.
         ("spiral", 4.0),
@@ -87,7 +88,15 @@ def test_fast_equals_reference_on_any_walk(text, a, b):
     codes = parse_moves(text)
     table = RunTable(codes)
     assert table.monotone == (set(text) <= {"R", "D"})
-    assert fast_covers(table, [a], [b], 1e9)[0] == reference_cover(iter(text), a, b)
+    want = reference_cover(iter(text), a, b)
+    assert fast_covers(table, [a], [b], 1e9)[0] == want
+    # Both decompositions are exact on any walk, whichever the table would pick.
+    for diagonal in (True, False):
+        assert fast_covers(RunTable(codes, diagonal=diagonal), [a], [b], 1e9)[0] == want
+    cap = len(text) // 2
+    for diagonal in (True, False):
+        got = fast_covers(RunTable(codes, diagonal=diagonal), [a], [b], cap / (a * b))[0]
+        assert got == (want if 0 <= want <= cap else -1)
 
 
 @settings(max_examples=60, deadline=None)
@@ -104,3 +113,16 @@ def test_fast_equals_reference_on_monotone_walks_with_long_runs(runs, a, b):
     table = RunTable(parse_moves(text))
     assert fast_covers(table, [a], [b], 1e9)[0] == reference_cover(iter(text), a, b)
     assert letters(parse_moves(text)) == text and CODE["R"] == 0
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(["RD", "DR", "UL", "LU", "R", "D", "L", "U"]), st.integers(1, 40)), max_size=25),
+    st.integers(min_value=1, max_value=12),
+    st.integers(min_value=1, max_value=12),
+)
+def test_fast_equals_reference_on_long_forward_and_backward_alternations(parts, a, b):
+    # U/L alternations are timed backwards along their arcs; long ones wrap the circle.
+    text = "".join((unit * n)[: n + len(unit) - 1] for unit, n in parts) or "R"
+    table = RunTable(parse_moves(text), diagonal=True)
+    assert fast_covers(table, [a], [b], 1e9)[0] == reference_cover(iter(text), a, b)

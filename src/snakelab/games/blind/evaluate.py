@@ -7,15 +7,18 @@ function here returns ``-1`` when the moves given (or the cap) run out first.
 * :func:`reference_cover` — the plain simulator: walk the moves one by one and count
   newly visited cells. Works for any move sequence; it is the oracle.
 * :func:`reference_covers` — the same loop compiled, over many grids.
-* :func:`fast_covers` — the fast exact evaluator. For walks made only of R and D it
+* :func:`fast_covers` — the fast exact evaluator. For walks made of R/D alternations it
   uses the diagonal-class method of ``background/blind.md`` §4.3: with g = gcd(A, B)
   and l = lcm(A, B) the torus is g circles ("classes") of l cells, a lifted point
   (x, y) with d = x − y sits in class ``d mod g`` at position ``(y − m·δ) mod l``
   (m = ⌊d/g⌋, δ ≡ 0 mod B, δ ≡ −g mod A), so each maximal R/D alternation of the walk
-  sets two contiguous arcs of a class-major bitset with whole-word operations. Other
-  walks are cut into straight runs: horizontal runs are word ranges of a row-major
-  bitset, vertical runs are set cell by cell. Whenever a run might finish the cover,
-  it is replayed point by point in time order, so the result is exact.
+  sets two contiguous arcs of a class-major bitset with whole-word operations. A U/L
+  alternation visits the cells of an R/D alternation in reverse order, so it sets the
+  same kind of arcs, with visit times that decrease along them; single moves are runs of
+  one. Walks that this cuts into too many runs (long straight runs, as in the spiral)
+  are cut into straight runs instead: horizontal runs are word ranges of a row-major
+  bitset, vertical runs are set cell by cell. Whenever a run might finish the cover, the
+  cells it newly visits are timed exactly, so the result is exact.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import numpy.typing as npt
 
 from snakelab.core.errors import ConfigError
 from snakelab.games.blind._jit import jit, jit_inline, popcount, trailing_zeros
-from snakelab.games.blind.strategies import CODE, Moves
+from snakelab.games.blind.strategies import CODE, L, Moves
 
 I64 = npt.NDArray[np.int64]
 _ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -134,47 +137,91 @@ def reference_covers(moves: Moves, widths: npt.ArrayLike, heights: npt.ArrayLike
 
 # -- run decompositions -----------------------------------------------------------------
 
-# A run table has one row per run: start x, start y, start time, first move code, length.
-RUNS_COLS = 5
+# A run table has one row per run: start x, start y, start time, first move code, length,
+# and (diagonal runs only) whether the run is a reversed U/L alternation.
+RUNS_COLS = 6
 
 
 @jit
-def _alternating_runs(moves: Moves) -> I64:
-    """Maximal R/D alternations of a monotone walk (moves 0 and 1 only)."""
-    n = moves.shape[0]
+def _diagonal_step(m: int, p: int) -> bool:
+    """Whether move m continues an alternation ending in move p (R/D or U/L)."""
+    return m != p and (m <= 1) == (p <= 1)
+
+
+@jit
+def _count_diagonal_runs(moves: Moves) -> int:
     count = 0
-    for i in range(n):
-        if i == 0 or moves[i] == moves[i - 1]:
+    for i in range(moves.shape[0]):
+        if i == 0 or not _diagonal_step(moves[i], moves[i - 1]):
             count += 1
-    out = np.empty((count, RUNS_COLS), np.int64)
+    return count
+
+
+@jit
+def _count_straight_runs(moves: Moves) -> int:
+    count = 0
+    for i in range(moves.shape[0]):
+        if i == 0 or moves[i] != moves[i - 1]:
+            count += 1
+    return count
+
+
+@jit
+def _diagonal_runs(moves: Moves) -> I64:
+    """Maximal R/D and U/L alternations, each as an R/D run (see the module docstring).
+
+    A row is (x, y, time, first move, length, reversed). An R/D run starts after the
+    point (x, y) and its i-th cell is visited at time + i. A U/L run of n moves ending at
+    p_n is stored as the R/D run that visits p_n, p_{n-1}, …, p_1: its first move (R or
+    D) leads into p_n, and its i-th cell is visited at time + n + 1 − i.
+    """
+    n = moves.shape[0]
+    out = np.empty((_count_diagonal_runs(moves), RUNS_COLS), np.int64)
     x = 0
     y = 0
     r = -1
     for i in range(n):
-        if i == 0 or moves[i] == moves[i - 1]:
+        m = moves[i]
+        if i == 0 or not _diagonal_step(m, moves[i - 1]):
+            if r >= 0 and out[r, 5] == 1:
+                _close_reversed(out, r, x, y, moves[i - 1])
             r += 1
             out[r, 0] = x
             out[r, 1] = y
             out[r, 2] = i
-            out[r, 3] = moves[i]
+            out[r, 3] = m
             out[r, 4] = 0
+            out[r, 5] = 1 if m >= 2 else 0
         out[r, 4] += 1
-        if moves[i] == 0:
+        if m == 0:
             x += 1
-        else:
+        elif m == 1:
             y += 1
+        elif m == 2:
+            x -= 1
+        else:
+            y -= 1
+    if r >= 0 and out[r, 5] == 1:
+        _close_reversed(out, r, x, y, moves[n - 1])
     return out
+
+
+@jit
+def _close_reversed(out: I64, r: int, x: int, y: int, last: int) -> None:
+    """Store the U/L run r, which ended at (x, y) with move ``last``, as its reverse."""
+    # Walked backwards the run starts with the reverse of its last move (L→R, U→D); the
+    # move before that in the alternation, the other of R and D, leads into (x, y).
+    first = 1 if last == L else 0
+    out[r, 0] = x - 1 if first == 0 else x
+    out[r, 1] = y if first == 0 else y - 1
+    out[r, 3] = first
 
 
 @jit
 def _straight_runs(moves: Moves) -> I64:
     """Maximal runs of one repeated move, for any walk."""
     n = moves.shape[0]
-    count = 0
-    for i in range(n):
-        if i == 0 or moves[i] != moves[i - 1]:
-            count += 1
-    out = np.empty((count, RUNS_COLS), np.int64)
+    out = np.zeros((_count_straight_runs(moves), RUNS_COLS), np.int64)
     x = 0
     y = 0
     r = -1
@@ -204,18 +251,26 @@ class RunTable:
 
     Args:
         moves: Move codes (see :mod:`.strategies`).
+        diagonal: Force the decomposition into R/D and U/L alternations (True) or into
+            straight runs (False); by default the one with fewer runs.
 
     Attributes:
         monotone: Whether the moves are only R and D.
-        runs: The run table (alternating runs if monotone, else straight runs).
+        diagonal: Whether ``runs`` are alternations (else straight runs).
+        runs: The run table.
         length: Number of moves.
     """
 
-    def __init__(self, moves: Moves) -> None:
+    def __init__(self, moves: Moves, diagonal: bool | None = None) -> None:
         moves = np.ascontiguousarray(moves, dtype=np.uint8)
         self.length = int(moves.shape[0])
         self.monotone = bool(self.length == 0 or int(moves.max()) <= CODE["D"])
-        self.runs: I64 = _alternating_runs(moves) if self.monotone else _straight_runs(moves)
+        if diagonal is None:
+            # Each run costs about the same, so fewer runs is faster: alternations for
+            # zig-zags, straight runs for the spiral.
+            diagonal = self.monotone or _count_diagonal_runs(moves) <= _count_straight_runs(moves)
+        self.diagonal = bool(diagonal)
+        self.runs: I64 = _diagonal_runs(moves) if self.diagonal else _straight_runs(moves)
 
 
 # -- bit ranges ---------------------------------------------------------------------------
@@ -311,6 +366,7 @@ def _last_visit(
     n: int,
     j0: int,
     t0: int,
+    sgn: int,
     overlap: bool,
     p_other: int,
     n_other: int,
@@ -319,9 +375,10 @@ def _last_visit(
 ) -> tuple[int, int]:
     """Latest first-visit time of the cells of a range that were unset in the saved words.
 
-    Bit ``s + i`` of the range is visited at ``t0 + 2 (j0 + i)``. With ``overlap``, a cell
-    that the other arc (from ``p_other``, ``n_other`` cells, times ``t_other + 2 j``)
-    also visits counts at the earlier time. Returns (latest time or -1, new k).
+    Bit ``s + i`` of the range is visited at ``t0 + 2·sgn·(j0 + i)`` (sgn = −1 for a
+    reversed run). With ``overlap``, a cell that the other arc (from ``p_other``,
+    ``n_other`` cells, times ``t_other + 2·sgn·j``) also visits counts at the earlier
+    time. Returns (latest time or -1, new k).
     """
     if n <= 0:
         return -1, k
@@ -340,14 +397,14 @@ def _last_visit(
         while z:
             bit = (w << 6) + int(trailing_zeros(z))
             z &= z - _ONE
-            t = t0 + 2 * (j0 + bit - s)
+            t = t0 + 2 * sgn * (j0 + bit - s)
             if overlap:
                 # With g = 1 there is one class, so the bit index is the position.
                 jo = bit - p_other
                 if jo < 0:
                     jo += circle
                 if jo < n_other:
-                    t = min(t, t_other + 2 * jo)
+                    t = min(t, t_other + 2 * sgn * jo)
             best = max(best, t)
     return best, k
 
@@ -374,10 +431,10 @@ def _inverse(a: int, m: int) -> int:
 
 
 @jit
-def _cover_monotone(
+def _cover_diagonal(
     runs: I64, a: int, b: int, cap: int, bits: npt.NDArray[np.uint64], buf: npt.NDArray[np.uint64]
 ) -> int:
-    """Exact cover time of a monotone walk on the a×b torus (see the module docstring)."""
+    """Exact cover time of a walk cut into alternations (see the module docstring)."""
     size = a * b
     if size == 1:
         return 0
@@ -404,7 +461,11 @@ def _cover_monotone(
         if tau >= cap:
             break
         first = runs[r, 3]
-        length = min(runs[r, 4], cap - tau)
+        rev = runs[r, 5] == 1
+        # A reversed run visits its last cells first, so the cap cannot shorten it; a run
+        # that the cap cuts is timed exactly below, and too late is too late.
+        length = runs[r, 4] if rev else min(runs[r, 4], cap - tau)
+        cut = rev and tau + length > cap
         d0 = x0 - y0
         while dc < d0:
             dc += 1
@@ -422,11 +483,13 @@ def _cover_monotone(
                 off -= delta
                 if off < 0:
                     off += circle
-        step = y0 - ylast
-        if step < circle:
+        step = y0 - ylast  # negative after a U/L run
+        if -circle < step < circle:
             ymod += step
             if ymod >= circle:
                 ymod -= circle
+            elif ymod < 0:
+                ymod += circle
         else:
             ymod = y0 % circle
         ylast = y0
@@ -459,11 +522,13 @@ def _cover_monotone(
             pe += circle
         if pe >= circle:
             pe -= circle
-        n_odd = min((length + 1) // 2, circle)
-        n_even = min(length // 2, circle)
+        full_odd = (length + 1) // 2
+        full_even = length // 2
+        n_odd = min(full_odd, circle)
+        n_even = min(full_even, circle)
         base_o = co * circle
         base_e = cc * circle
-        if n_odd + n_even < left:
+        if n_odd + n_even < left and not cut:
             # This run cannot finish the cover: just set its two arcs.
             left -= _or_arc(bits, base_o, po, n_odd, circle)
             if n_even > 0:
@@ -471,6 +536,19 @@ def _cover_monotone(
             continue
         # This run might finish the cover: set its arcs, keeping the old words so that
         # the exact finishing time can be read off the cells that were still unvisited.
+        # Cell j of the odd arc is visited at tau + 2j + 1 and of the even arc at
+        # tau + 2j + 2; reversed, at tau + length − 2j and tau + length − 1 − 2j. An arc
+        # longer than the circle keeps the cells of its first visits only.
+        if rev:
+            po = (po + full_odd - n_odd) % circle
+            pe = (pe + full_even - n_even) % circle
+            t_odd = tau + length - 2 * (full_odd - n_odd)
+            t_even = tau + length - 1 - 2 * (full_even - n_even)
+            sgn = -1
+        else:
+            t_odd = tau + 1
+            t_even = tau + 2
+            sgn = 1
         k = 0
         new = 0
         so1, no1, so2, no2 = _segments(base_o, po, n_odd, circle)
@@ -484,18 +562,20 @@ def _cover_monotone(
         got, k = _or_save(bits, se2, ne2, buf, k)
         new += got
         if new < left:
+            if cut:
+                return -1
             left -= new
             continue
-        # Every remaining cell lies on this run. Its visit time is tau + 2j + 1 on the odd
-        # arc and tau + 2j + 2 on the even arc (j = distance along the arc); a cell on both
-        # arcs (possible only when g = 1) counts at the earlier of the two.
+        # Every remaining cell lies on this run; a cell on both arcs (possible only when
+        # g = 1) counts at the earlier of its two visits.
         overlap = g == 1
         k = 0
-        t1, k = _last_visit(buf, k, so1, no1, 0, tau + 1, overlap, pe, n_even, circle, tau + 2)
-        t2, k = _last_visit(buf, k, so2, no2, circle - po, tau + 1, overlap, pe, n_even, circle, tau + 2)
-        t3, k = _last_visit(buf, k, se1, ne1, 0, tau + 2, False, 0, 0, circle, 0)
-        t4, k = _last_visit(buf, k, se2, ne2, circle - pe, tau + 2, False, 0, 0, circle, 0)
-        return max(t1, t2, t3, t4)
+        t1, k = _last_visit(buf, k, so1, no1, 0, t_odd, sgn, overlap, pe, n_even, circle, t_even)
+        t2, k = _last_visit(buf, k, so2, no2, circle - po, t_odd, sgn, overlap, pe, n_even, circle, t_even)
+        t3, k = _last_visit(buf, k, se1, ne1, 0, t_even, sgn, False, 0, 0, circle, 0)
+        t4, k = _last_visit(buf, k, se2, ne2, circle - pe, t_even, sgn, False, 0, 0, circle, 0)
+        t = max(t1, t2, t3, t4)
+        return t if t <= cap else -1
     return -1
 
 
@@ -550,7 +630,7 @@ def _cover_general(runs: I64, a: int, b: int, cap: int, bits: npt.NDArray[np.uin
 
 
 @jit
-def _fast_many(runs: I64, monotone: bool, widths: I64, heights: I64, cap_ratio: float, max_moves: int) -> I64:
+def _fast_many(runs: I64, diagonal: bool, widths: I64, heights: I64, cap_ratio: float, max_moves: int) -> I64:
     out = np.empty(widths.shape[0], np.int64)
     biggest = 1
     for i in range(widths.shape[0]):
@@ -561,8 +641,8 @@ def _fast_many(runs: I64, monotone: bool, widths: I64, heights: I64, cap_ratio: 
         a = widths[i]
         b = heights[i]
         cap = min(int(cap_ratio * a * b), max_moves)
-        if monotone:
-            out[i] = _cover_monotone(runs, a, b, cap, bits, buf)
+        if diagonal:
+            out[i] = _cover_diagonal(runs, a, b, cap, bits, buf)
         else:
             out[i] = _cover_general(runs, a, b, cap, bits)
     return out
@@ -585,4 +665,4 @@ def fast_covers(table: RunTable, widths: npt.ArrayLike, heights: npt.ArrayLike, 
     if w.size and (w.min() < 1 or h.min() < 1):
         i = int(np.argmin(np.minimum(w, h)))
         check_grid(int(w[i]), int(h[i]))
-    return _fast_many(table.runs, table.monotone, w, h, float(cap_ratio), table.length)
+    return _fast_many(table.runs, table.diagonal, w, h, float(cap_ratio), table.length)
