@@ -35,8 +35,15 @@ from snakelab.games.blind._jit import jit
 from snakelab.games.blind.strategies import D, L, Moves, R, Strategy, U, register_strategy, zigzag_segments_array
 
 K0 = 5
-THRESHOLDS = (1, 2, 3, 4, 7, 11, 16, 24, 36, 54, 81, 121, 182, 271, 405, 605, 902, 1347, 2010, 3000)
-"""Segment indices at which the growth k goes up by one (⌈3001^(i/20)⌉ − 1)."""
+
+
+def ramp_thresholds(steps: int) -> tuple[int, ...]:
+    """Segment indices ⌈3001^(i/steps)⌉ − 1, i = 1..steps, at which the growth goes up by one."""
+    return tuple(math.ceil(3001 ** (i / steps)) - 1 for i in range(1, steps + 1))
+
+
+THRESHOLDS = ramp_thresholds(20)
+"""The champion's: 1, 2, 3, 4, 7, 11, 16, 24, …, 2010, 3000 (growth 5 → 25)."""
 
 
 class RampZigzag(Strategy):
@@ -117,8 +124,7 @@ class SweepingZigzag(Strategy):
         if not isinstance(eta, (int, float)) or isinstance(eta, bool) or not 0 <= eta <= 1:
             raise ConfigError(f"sweeping-zigzag needs eta in 0..1, got {eta!r}")
         super().__init__(kmax=kmax, lam=lam, eta=eta)
-        n = kmax - K0
-        self.thresholds = np.array([math.ceil(3001 ** (i / n)) - 1 for i in range(1, n + 1)], np.int64)
+        self.thresholds = np.array(ramp_thresholds(kmax - K0), np.int64)
         self.lam = float(lam)
         self.eta = float(eta)
 
