@@ -295,7 +295,7 @@ def plot_cmd(
 
     try:
         rows = read_tests(tests) if tests is not None else generate_tests(seed)
-        with progress_bar(4 + 50 + 2, "plots") as prog:
+        with progress_bar(4 + 1 + 50 + 2, "plots") as prog:  # strategies, extra steps, k = 1..50, pair
             paths = make_plots(out_dir, rows, on_step=lambda: prog.advance(prog.task_ids[0]))
     except SnakelabError as exc:
         fail(str(exc))

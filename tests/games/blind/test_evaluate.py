@@ -23,6 +23,7 @@ def _all_grids(n):
         ("dynamic-zigzag(k=11)", 35.0),
         ("dynamic-zigzag(k=20)", 35.0),
         ("champion", 35.0),
+        ("ramp-zigzag", 35.0),
         ("sweeping-zigzag", 35.0),
         # The spiral needs about max(A, B)² moves, so its plain simulation is capped lower;
         # grids it does not cover by 4·S must then be reported uncovered by both evaluators.

@@ -3,6 +3,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from snakelab.core.errors import CodecError, ConfigError, UnknownNameError
+from snakelab.games.blind.champion import ramp_lengths, tuned_lengths
 from snakelab.games.blind.strategies import (
     STRATEGIES,
     FileStrategy,
@@ -109,3 +110,27 @@ def test_sweeping_zigzag_is_the_zigzag_with_sweeps_inserted():
     # Pure insertion: same place afterwards, and the same moves until the next sweep.
     assert position(swept[: back + 7]) == position(plain[: seg17 + 1])
     assert swept[back + 7 : back + 1000] == plain[seg17 + 1 : seg17 + 994]
+
+
+def _zigzag_text(lengths, n):
+    """The seed's walk for the given segment lengths, cut to n moves."""
+    out, zig = [], 0
+    for length in lengths:
+        for _ in range(length):
+            out.append("RD"[zig])
+            zig ^= 1
+        out.append("R")
+        if len(out) >= n:
+            break
+    return "".join(out)[:n]
+
+
+def test_tuned_zigzag_is_the_seed_walk_with_the_tuned_segment_lengths():
+    lengths = tuned_lengths(0, 400)
+    assert (lengths >= 1).all() and (tuned_lengths(20, 60) == lengths[20:60]).all()
+    assert not (lengths == ramp_lengths(400)).all()
+    n = 100_000
+    assert letters(make_strategy("tuned-zigzag").moves_array(n)) == _zigzag_text(lengths, n)
+    assert make_strategy("champion").name == "tuned-zigzag"
+    # The lengths it scales are ramp-zigzag's own.
+    assert letters(make_strategy("ramp-zigzag").moves_array(n)) == _zigzag_text(ramp_lengths(400), n)

@@ -17,7 +17,7 @@ Strategies (spec ``specs/blind.md``):
 * ``dynamic-zigzag`` (parameter ``k``, default 11) — the seed's walk: alternate R and
   D; after segments of 1, 1+k, 1+2k, … alternating moves add one extra R (the
   alternation carries on across extras).
-* ``ramp-zigzag`` (alias ``champion``) and ``sweeping-zigzag`` — see
+* ``ramp-zigzag``, ``tuned-zigzag`` (alias ``champion``) and ``sweeping-zigzag`` — see
   :mod:`snakelab.games.blind.champion`.
 """
 
@@ -215,6 +215,30 @@ def zigzag_segments_array(n: int, k: int, thresholds: np.ndarray) -> Moves:
             length += k + nth
             left = length
     return out
+
+
+@jit
+def zigzag_lengths_array(n: int, lengths: np.ndarray) -> Moves:
+    """The first ``n`` moves of a zig-zag whose segment ``j`` has ``lengths[j]`` alternating moves.
+
+    Each segment ends with an extra R and the alternation carries on across extras, as in
+    the seed's walk; the moves stop early if ``lengths`` runs out.
+    """
+    out = np.empty(n, np.uint8)
+    zig = 0
+    i = 0
+    for j in range(lengths.shape[0]):
+        for _ in range(lengths[j]):
+            if i == n:
+                return out
+            out[i] = zig
+            i += 1
+            zig ^= 1
+        if i == n:
+            return out
+        out[i] = R
+        i += 1
+    return out[:i]
 
 
 # -- move files ---------------------------------------------------------------------
