@@ -1,9 +1,11 @@
+import math
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from snakelab.core.errors import CodecError, ConfigError, UnknownNameError
-from snakelab.games.blind.champion import ramp_lengths, tuned_lengths
+from snakelab.games.blind.champion import ramp_lengths, scaled_lengths, tuned_lengths
 from snakelab.games.blind.strategies import (
     STRATEGIES,
     FileStrategy,
@@ -129,6 +131,9 @@ def test_tuned_zigzag_is_the_seed_walk_with_the_tuned_segment_lengths():
     lengths = tuned_lengths(0, 400)
     assert (lengths >= 1).all() and (tuned_lengths(20, 60) == lengths[20:60]).all()
     assert not (lengths == ramp_lengths(400)).all()
+    assert (scaled_lengths([0.0, 0.0], 0, 400) == ramp_lengths(400)).all()
+    doubled = scaled_lengths([math.log(2.0)] * 3, 10, 400)
+    assert (doubled == 2 * ramp_lengths(400)[10:]).all()
     n = 100_000
     assert letters(make_strategy("tuned-zigzag").moves_array(n)) == _zigzag_text(lengths, n)
     assert make_strategy("champion").name == "tuned-zigzag"
