@@ -46,8 +46,8 @@ from snakelab.games.blind.strategies import (
     Strategy,
     U,
     register_strategy,
-    zigzag_lengths_array,
-    zigzag_segments_array,
+    zigzag_letters,
+    zigzag_moves_array,
 )
 
 K0 = 5
@@ -72,35 +72,27 @@ class RampZigzag(Strategy):
 
     def moves(self) -> Iterator[str]:
         """The walk, lazily."""
-        length = 1  # zig-zag moves in the current segment
-        left = length
-        j = 0  # index of the current segment
-        nth = 0  # thresholds passed: the growth is K0 + nth
-        zig = 0
-        while True:
-            yield "RD"[zig]
-            zig ^= 1
-            left -= 1
-            if left == 0:
-                yield "R"
-                j += 1
-                while nth < len(THRESHOLDS) and THRESHOLDS[nth] <= j:
-                    nth += 1
-                length += K0 + nth
-                left = length
+        return zigzag_letters(_ramp_range)
 
     def moves_array(self, n: int) -> Moves:
         """The first ``n`` moves (compiled)."""
-        return zigzag_segments_array(n, K0, np.array(THRESHOLDS, np.int64))
+        return zigzag_moves_array(n, _ramp_range)
 
 
 register_strategy("ramp-zigzag", RampZigzag, "dynamic zig-zag whose growth k ramps from 5 to 25")
 
 
 def ramp_lengths(count: int) -> np.ndarray:
-    """Segment lengths (alternating moves) of ``ramp-zigzag``'s first ``count`` segments."""
+    """Segment lengths (alternating moves) of ``ramp-zigzag``'s first ``count`` segments.
+
+    Segment 0 has one move; segment j has K0 + #{thresholds ≤ j} more than segment j − 1.
+    """
     growth = K0 + np.searchsorted(np.array(THRESHOLDS), np.arange(1, count), side="right")
     return np.concatenate(([1], 1 + np.cumsum(growth))).astype(np.int64)[:count]
+
+
+def _ramp_range(start: int, stop: int) -> np.ndarray:
+    return ramp_lengths(stop)[start:]
 
 
 TUNED_SPAN = 6000
@@ -134,7 +126,7 @@ def scaled_lengths(log_factors: npt.ArrayLike, start: int, stop: int) -> np.ndar
     at least 1.
     """
     factors = np.asarray(log_factors, np.float64)
-    ramp = ramp_lengths(stop)[start:]
+    ramp = _ramp_range(start, stop)
     knots = np.linspace(0.0, math.log(TUNED_SPAN), factors.size)
     factor = np.interp(np.log(np.arange(start, stop) + 1.0), knots, factors)
     return np.maximum(1, np.round(np.exp(np.log(ramp) + factor))).astype(np.int64)
@@ -170,24 +162,11 @@ class TunedZigzag(Strategy):
 
     def moves(self) -> Iterator[str]:
         """The walk, lazily."""
-        zig = 0
-        start = 0
-        while True:
-            for length in tuned_lengths(start, start + 1024).tolist():
-                for _ in range(length):
-                    yield "RD"[zig]
-                    zig ^= 1
-                yield "R"
-            start += 1024
+        return zigzag_letters(tuned_lengths)
 
     def moves_array(self, n: int) -> Moves:
         """The first ``n`` moves (compiled)."""
-        count = 64
-        lengths = tuned_lengths(0, count)
-        while int(lengths.sum()) + count < n:
-            count *= 2
-            lengths = tuned_lengths(0, count)
-        return zigzag_lengths_array(n, lengths)
+        return zigzag_moves_array(n, tuned_lengths)
 
 
 register_strategy(

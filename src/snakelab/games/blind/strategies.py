@@ -182,39 +182,7 @@ class DynamicZigzag(Strategy):
 
     def moves_array(self, n: int) -> Moves:
         """The first ``n`` moves (compiled)."""
-        return zigzag_segments_array(n, self.k, np.empty(0, np.int64))
-
-
-@jit
-def zigzag_segments_array(n: int, k: int, thresholds: np.ndarray) -> Moves:
-    """The first ``n`` moves (0 = R, 1 = D) of a zig-zag with extra R moves.
-
-    Segments of alternating R/D moves have lengths 1, then grow by ``k`` plus the number
-    of ``thresholds`` (segment indices, ascending) already reached; each segment ends
-    with an extra R. With no thresholds this is the seed's dynamic zig-zag.
-    """
-    out = np.empty(n, np.uint8)
-    length = 1
-    left = 1
-    j = 0
-    nth = 0
-    zig = 0
-    i = 0
-    while i < n:
-        out[i] = zig
-        i += 1
-        zig ^= 1
-        left -= 1
-        if left == 0:
-            if i < n:
-                out[i] = 0
-                i += 1
-            j += 1
-            while nth < thresholds.shape[0] and thresholds[nth] <= j:
-                nth += 1
-            length += k + nth
-            left = length
-    return out
+        return zigzag_moves_array(n, lambda start, stop: 1 + self.k * np.arange(start, stop, dtype=np.int64))
 
 
 @jit
@@ -239,6 +207,33 @@ def zigzag_lengths_array(n: int, lengths: np.ndarray) -> Moves:
         out[i] = R
         i += 1
     return out[:i]
+
+
+SegmentLengths = Callable[[int, int], np.ndarray]
+"""``lengths(start, stop)``: the alternating moves of segments ``start..stop − 1`` (int64)."""
+
+
+def zigzag_letters(lengths: SegmentLengths, block: int = 1024) -> Iterator[str]:
+    """The seed's walk for the given segment lengths, lazily (blocks of ``block`` segments)."""
+    zig = 0
+    start = 0
+    while True:
+        for length in lengths(start, start + block).tolist():
+            for _ in range(length):
+                yield "RD"[zig]
+                zig ^= 1
+            yield "R"
+        start += block
+
+
+def zigzag_moves_array(n: int, lengths: SegmentLengths) -> Moves:
+    """The first ``n`` moves of the seed's walk for the given segment lengths (compiled)."""
+    count = 64
+    first = lengths(0, count)
+    while int(first.sum()) + count < n:  # each segment is its alternations plus one extra R
+        count *= 2
+        first = lengths(0, count)
+    return zigzag_lengths_array(n, first)
 
 
 # -- move files ---------------------------------------------------------------------
