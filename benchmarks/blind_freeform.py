@@ -27,14 +27,15 @@ import argparse
 import math
 import time
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 
 from snakelab.games.blind import champion
 from snakelab.games.blind.evaluate import RunTable, fast_covers
-from snakelab.games.blind.strategies import letters, make_strategy, zigzag_lengths_array
-from snakelab.games.blind.sweep import grids_of, make_chunks, moves_needed
+from snakelab.games.blind.strategies import letters, zigzag_lengths_array
+from snakelab.games.blind.sweep import chunk_covers, grids_of, make_chunks
 
 STARTS = {"ramp-zigzag": champion.ramp_lengths, "tuned-zigzag": lambda n: champion.tuned_lengths(0, n)}
 
@@ -49,26 +50,17 @@ def load_grids(max_area: int, extra: Path | None) -> tuple[np.ndarray, np.ndarra
     return w, h
 
 
-_TABLE: list[RunTable] = []  # the collected strategy's runs, built once per worker
-
-
-def _build(spec: str, length: int) -> None:
-    _TABLE.append(RunTable(make_strategy(spec).moves_array(length)))
-
-
-def _above(task: tuple[int, int, int, float]) -> list[tuple[int, int]]:
-    lo, hi, max_area, above = task
-    w, h = grids_of(lo, hi, max_area)
-    covers = fast_covers(_TABLE[0], w, h, 35.0)
+def _above(above: float, task: tuple[str, int, float, int, int]) -> list[tuple[int, int]]:
+    w, h, covers = chunk_covers(task)
     keep = (covers < 0) | (covers >= above * w * h)
     return list(zip(w[keep].tolist(), h[keep].tolist(), strict=True))
 
 
 def collect(spec: str, max_area: int, above: float, path: Path) -> int:
     """Write every grid A·B ≤ max_area that ``spec`` leaves at ≥ above·S (or uncovered at 35·S)."""
-    tasks = [(c.lo, c.hi, max_area, above) for c in make_chunks(max_area)]
-    with ProcessPoolExecutor(initializer=_build, initargs=(spec, moves_needed(max_area, 35.0))) as pool:
-        grids = [g for part in pool.map(_above, tasks) for g in part]
+    tasks = [(spec, max_area, 35.0, c.lo, c.hi) for c in make_chunks(max_area)]
+    with ProcessPoolExecutor() as pool:
+        grids = [g for part in pool.map(partial(_above, above), tasks) for g in part]
     path.write_text("".join(f"{a} {b}\n" for a, b in grids))
     return len(grids)
 

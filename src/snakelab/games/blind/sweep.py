@@ -181,13 +181,21 @@ def merge(parts: Iterable[dict[str, Any]]) -> dict[str, Any]:
     return total
 
 
-def sweep_chunk(task: tuple[str, int, float, int, int]) -> dict[str, Any]:
-    """Evaluate one chunk (runs in a worker process): ``(spec, N, cap_ratio, lo, hi)``."""
+def chunk_covers(task: tuple[str, int, float, int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Widths, heights and cover times (−1: not within the cap) of one chunk's grids.
+
+    ``task`` is ``(spec, N, cap_ratio, lo, hi)``; the strategy's run table is built once
+    per process.
+    """
     spec, max_area, cap_ratio, lo, hi = task
     table = _table(spec, moves_needed(max_area, cap_ratio))
     w, h = grids_of(lo, hi, max_area)
-    covers = fast_covers(table, w, h, cap_ratio)
-    return summarise(w, h, covers)
+    return w, h, fast_covers(table, w, h, cap_ratio)
+
+
+def sweep_chunk(task: tuple[str, int, float, int, int]) -> dict[str, Any]:
+    """Evaluate one chunk (runs in a worker process): ``(spec, N, cap_ratio, lo, hi)``."""
+    return summarise(*chunk_covers(task))
 
 
 def _ignore_sigint() -> None:
