@@ -10,7 +10,9 @@ zig-zag without extras. The script measures, exactly over every grid A·B ≤ ``
 3. block walks: line after line, the densities in turn, block lengths 4·r^i (each block
    a fresh line, i.e. a translate of the line from the start);
 4. tilted zig-zags: ramp-zigzag's segments, segment j drawn as a line of density
-   ½ ± ε (the sign alternating, so the diagonal does not drift), one extra R after each.
+   ½ ± ε (the sign alternating, so the diagonal does not drift), one extra R after each;
+5. curved lines: the density itself varies, ρ(t) = ½ + a·sin(2π·ln(t + 10)/ln Λ), and
+   move t is D when ⌊Σ_{s≤t} ρ(s)⌋ grows (a slope that never settles, at every scale).
 
     .venv/bin/python benchmarks/blind_lines.py --max-area 10000
 """
@@ -77,6 +79,23 @@ def sturmian_walk(n, densities, lengths, extra_r, keep_phase):  # type: ignore[n
     return out[:i]
 
 
+@njit(cache=True)
+def curved_line(n, amplitude, period, d_code, r_code):  # type: ignore[no-untyped-def]
+    """A line whose density oscillates log-periodically: ½ + amplitude·sin(2π·ln(t + 10)/ln period)."""
+    out = np.empty(n, np.uint8)
+    acc = 0.0
+    count = 0
+    omega = 2 * math.pi / math.log(period)
+    for t in range(n):
+        acc += 0.5 + amplitude * math.sin(omega * math.log(t + 10.0))
+        if math.floor(acc) > count:
+            out[t] = d_code
+            count += 1
+        else:
+            out[t] = r_code
+    return out
+
+
 def ratios(moves: np.ndarray, w: np.ndarray, h: np.ndarray) -> np.ndarray:
     """Exact cover ratios, +inf where not covered within CAP·S."""
     covers = fast_covers(RunTable(moves), w, h, CAP)
@@ -99,6 +118,8 @@ def main() -> None:
     ap.add_argument("--lines", type=int, default=8, help="densities 0.35 + 0.3·{0.31 + iφ⁻¹}, i < LINES")
     ap.add_argument("--ratios", type=float, nargs="*", default=[1.3, 1.6, 2.0, 3.0], help="block growth ratios")
     ap.add_argument("--tilts", type=float, nargs="*", default=[0.0, 0.005, 0.01, 0.02, 0.05, 0.1])
+    ap.add_argument("--amplitudes", type=float, nargs="*", default=[0.05, 0.1, 0.2], help="curved lines' a")
+    ap.add_argument("--periods", type=float, nargs="*", default=[2.0, 16.0, 256.0], help="curved lines' Λ")
     args = ap.parse_args()
     n_max = args.max_area
     n = int(CAP * n_max) + 1
@@ -143,6 +164,14 @@ def main() -> None:
         dens = 0.5 + eps * np.where(np.arange(len(segs)) % 2 == 0, 1.0, -1.0)
         r = ratios(sturmian_walk(n, dens, segs, True, True), w, h)
         print(f"   ε = {eps}: worst {worst(r, w, h)}")
+
+    print("5. curved lines, density ½ + a·sin(2π·ln(t + 10)/ln Λ)")
+    for amplitude in args.amplitudes:
+        cells = []
+        for period in args.periods:
+            r = ratios(curved_line(n, amplitude, period, D, R), w, h)
+            cells.append(f"Λ = {period:g}: mean {r[np.isfinite(r)].mean():.2f}, worst {worst(r, w, h)}")
+        print(f"   a = {amplitude}: " + "; ".join(cells))
 
 
 if __name__ == "__main__":
