@@ -32,10 +32,11 @@ from pathlib import Path
 
 import numpy as np
 
+from snakelab.core.errors import ConfigError
 from snakelab.games.blind import champion
 from snakelab.games.blind.evaluate import RunTable, fast_covers
 from snakelab.games.blind.strategies import letters, zigzag_lengths_array
-from snakelab.games.blind.sweep import chunk_covers, grids_of, make_chunks
+from snakelab.games.blind.sweep import chunk_covers, grids_of, make_chunks, read_grids, write_grids
 
 STARTS = {"ramp-zigzag": champion.ramp_lengths, "tuned-zigzag": lambda n: champion.tuned_lengths(0, n)}
 
@@ -44,9 +45,8 @@ def load_grids(max_area: int, extra: Path | None) -> tuple[np.ndarray, np.ndarra
     """Every grid A·B ≤ max_area, then the grids listed in ``extra``."""
     w, h = grids_of(1, max_area, max_area)
     if extra is not None:
-        pairs = [line.split()[:2] for line in extra.read_text().splitlines() if line.strip()]
-        w = np.concatenate([w, np.array([int(a) for a, _ in pairs], np.int64)])
-        h = np.concatenate([h, np.array([int(b) for _, b in pairs], np.int64)])
+        ew, eh = read_grids(extra)
+        w, h = np.concatenate([w, ew]), np.concatenate([h, eh])
     return w, h
 
 
@@ -61,7 +61,7 @@ def collect(spec: str, max_area: int, above: float, path: Path) -> int:
     tasks = [(spec, max_area, 35.0, c.lo, c.hi) for c in make_chunks(max_area)]
     with ProcessPoolExecutor() as pool:
         grids = [g for part in pool.map(partial(_above, above), tasks) for g in part]
-    path.write_text("".join(f"{a} {b}\n" for a, b in grids))
+    write_grids(path, grids)
     return len(grids)
 
 
@@ -86,7 +86,10 @@ def main() -> None:
         count = collect(args.collect, 1_000_000, args.above, args.grids)
         print(f"{count:,} grids at ≥ {args.above}·S -> {args.grids} ({time.perf_counter() - t0:.0f} s)")
         return
-    w, h = load_grids(args.max_area, args.grids)
+    try:
+        w, h = load_grids(args.max_area, args.grids)
+    except ConfigError as err:
+        raise SystemExit(str(err)) from None
     area = w * h
     n_moves = int(args.cap * area.max()) + 1  # no grid is timed past cap·S
     if args.resume is not None:

@@ -26,10 +26,11 @@ from pathlib import Path
 
 import numpy as np
 
+from snakelab.core.errors import ConfigError
 from snakelab.games.blind import champion
 from snakelab.games.blind.evaluate import RunTable, fast_covers
 from snakelab.games.blind.strategies import zigzag_lengths_array
-from snakelab.games.blind.sweep import grids_of
+from snakelab.games.blind.sweep import grids_of, read_grids
 
 N = 1_000_000
 CAP = 12.8  # ratios above this count as uncovered (scored 99): far worse than any candidate
@@ -56,10 +57,9 @@ def grid_set(seed: int, extra: Path | None) -> tuple[np.ndarray, np.ndarray]:
             gmax = int(math.sqrt(N / (a * b)))  # multiples of a small shape: long classes
             grids += [(g * a, g * b) for g in rng.integers(2, gmax + 1, min(gmax - 1, 100)).tolist()]
     grids += [(n, n) for n in range(100, 1001)]
-    if extra is not None:
-        grids += [(int(a), int(b)) for a, b in (line.split() for line in extra.read_text().split("\n") if line.strip())]
-    w = np.concatenate([small_w, np.array([g[0] for g in grids], np.int64)])
-    h = np.concatenate([small_h, np.array([g[1] for g in grids], np.int64)])
+    ew, eh = read_grids(extra) if extra is not None else (np.zeros(0, np.int64), np.zeros(0, np.int64))
+    w = np.concatenate([small_w, np.array([g[0] for g in grids], np.int64), ew])
+    h = np.concatenate([small_h, np.array([g[1] for g in grids], np.int64), eh])
     return w, h
 
 
@@ -81,7 +81,10 @@ def main() -> None:
     ap.add_argument("--knots", type=int, default=len(champion.TUNED_LOG_FACTORS))
     ap.add_argument("--extra", type=Path, default=None, help="file of 'A B' lines added to the set")
     args = ap.parse_args()
-    w, h = grid_set(args.set_seed, args.extra)
+    try:
+        w, h = grid_set(args.set_seed, args.extra)
+    except ConfigError as err:
+        raise SystemExit(str(err)) from None
     knots = np.array([float(v) for v in args.start.split(",")]) if args.start else np.zeros(args.knots)
     rng = np.random.default_rng(args.seed)
     t0 = time.perf_counter()

@@ -7,13 +7,26 @@ import pytest
 from snakelab.core.errors import ConfigError, SnakelabError
 from snakelab.games.blind.evaluate import RunTable, fast_covers
 from snakelab.games.blind.strategies import make_strategy
-from snakelab.games.blind.sweep import count_grids, grids_of, make_chunks, run_sweep
+from snakelab.games.blind.sweep import count_grids, grids_of, make_chunks, read_grids, run_sweep, write_grids
 
 
 def test_grid_counts_match_the_spec():
     assert count_grids(10_000) == 93_668
     w, h = grids_of(1, 10_000, 10_000)
     assert len(w) == 93_668 and (w * h).max() == 10_000 and len(set(zip(w.tolist(), h.tolist(), strict=True))) == 93_668
+
+
+def test_grid_files_round_trip_and_name_bad_lines(tmp_path):
+    path = tmp_path / "grids.txt"
+    write_grids(path, [(19, 436), (1, 1), (4779, 206)])
+    w, h = read_grids(path)
+    assert w.tolist() == [19, 1, 4779] and h.tolist() == [436, 1, 206]
+    path.write_text("# worst grids\n19 436  # mode 1\n\n3 5\n")
+    assert read_grids(path)[0].tolist() == [19, 3]
+    for text, words in (("19 436\n3 x\n", ":2: expected 'A B'"), ("7\n", ":1: expected"), ("4 0\n", "no cells")):
+        path.write_text(text)
+        with pytest.raises(ConfigError, match=words):
+            read_grids(path)
 
 
 def test_chunks_partition_the_widths():

@@ -103,6 +103,36 @@ def grids_of(lo: int, hi: int, max_area: int) -> tuple[np.ndarray, np.ndarray]:
     return w, h
 
 
+def write_grids(path: Path, grids: Iterable[tuple[int, int]]) -> None:
+    """Write grids as a text file of ``A B`` lines (the format :func:`read_grids` reads)."""
+    path.write_text("".join(f"{a} {b}\n" for a, b in grids))
+
+
+def read_grids(path: Path) -> tuple[np.ndarray, np.ndarray]:
+    """Widths and heights from a text file of ``A B`` lines; blank lines and ``#`` comments are skipped.
+
+    Raises:
+        ConfigError: naming the file and line of anything that is not two positive integers.
+    """
+    widths: list[int] = []
+    heights: list[int] = []
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        fields = line.split("#", 1)[0].split()
+        if not fields:
+            continue
+        try:
+            if len(fields) != 2:
+                raise ValueError
+            a, b = int(fields[0]), int(fields[1])
+        except ValueError:
+            raise ConfigError(f"{path}:{number}: expected 'A B' (two integers), got {line.strip()!r}") from None
+        if a < 1 or b < 1:
+            raise ConfigError(f"{path}:{number}: a {a}×{b} torus has no cells: width and height must be ≥ 1")
+        widths.append(a)
+        heights.append(b)
+    return np.array(widths, np.int64), np.array(heights, np.int64)
+
+
 def summarise(widths: np.ndarray, heights: np.ndarray, covers: np.ndarray) -> dict[str, Any]:
     """The mergeable summary of some grids' cover times (see :func:`merge`)."""
     size = widths * heights
