@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from snakelab.core.errors import ConfigError, SnakelabError
-from snakelab.games.blind.evaluate import RunTable, fast_covers
+from snakelab.games.blind.evaluate import RunTable, check_grid, fast_covers
 from snakelab.games.blind.strategies import make_strategy
 
 CHECKPOINT_VERSION = 1
@@ -126,8 +126,10 @@ def read_grids(path: Path) -> tuple[np.ndarray, np.ndarray]:
             a, b = int(fields[0]), int(fields[1])
         except ValueError:
             raise ConfigError(f"{path}:{number}: expected 'A B' (two integers), got {line.strip()!r}") from None
-        if a < 1 or b < 1:
-            raise ConfigError(f"{path}:{number}: a {a}×{b} torus has no cells: width and height must be ≥ 1")
+        try:
+            check_grid(a, b)
+        except ConfigError as err:
+            raise ConfigError(f"{path}:{number}: {err}") from None
         widths.append(a)
         heights.append(b)
     return np.array(widths, np.int64), np.array(heights, np.int64)
