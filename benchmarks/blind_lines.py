@@ -12,7 +12,9 @@ zig-zag without extras. The script measures, exactly over every grid A·B ≤ ``
 4. tilted zig-zags: ramp-zigzag's segments, segment j drawn as a line of density
    ½ ± ε (the sign alternating, so the diagonal does not drift), one extra R after each;
 5. curved lines: the density itself varies, ρ(t) = ½ + a·sin(2π·ln(t + 10)/ln Λ), and
-   move t is D when ⌊Σ_{s≤t} ρ(s)⌋ grows (a slope that never settles, at every scale).
+   move t is D when ⌊Σ_{s≤t} ρ(s)⌋ grows (a slope that never settles, at every scale);
+6. for contrast, how tuned-zigzag's worst thin grid (46893×21) waits: its unvisited cells,
+   move by move, at every half S.
 
     .venv/bin/python benchmarks/blind_lines.py --max-area 10000
 """
@@ -28,7 +30,8 @@ from numba import njit
 
 from snakelab.games.blind import champion
 from snakelab.games.blind.evaluate import RunTable, fast_covers
-from snakelab.games.blind.strategies import D, R
+from snakelab.games.blind.render import first_visits
+from snakelab.games.blind.strategies import D, R, make_strategy
 from snakelab.games.blind.sweep import grids_of
 
 PHI = (1 + math.sqrt(5)) / 2
@@ -172,6 +175,13 @@ def main() -> None:
             r = ratios(curved_line(n, amplitude, period, D, R), w, h)
             cells.append(f"Λ = {period:g}: mean {r[np.isfinite(r)].mean():.2f}, worst {worst(r, w, h)}")
         print(f"   a = {amplitude}: " + "; ".join(cells))
+
+    a, b = 46893, 21
+    print(f"6. tuned-zigzag on {a}×{b}: unvisited cells at k·S/2")
+    first = first_visits(make_strategy("tuned-zigzag"), a, b, 12 * a * b).ravel()
+    marks = np.arange(1, 25) * (a * b // 2)
+    left = a * b - np.searchsorted(np.sort(first[first >= 0]), marks, side="right")
+    print("   " + ", ".join(f"{k / 2:g}: {n:,}" for k, n in zip(range(1, 25), left.tolist(), strict=True)))
 
 
 if __name__ == "__main__":
