@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 import time
 from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
-from snakelab.cli.common import console, fail, print_json
+from snakelab.cli.common import advance, console, err_console, fail, print_json, progress_bar
 from snakelab.core.errors import CodecError, IllegalActionError
 from snakelab.games.hextris.codec import (
     Problem,
@@ -99,37 +102,103 @@ def score_cmd(
         raise typer.Exit(1)
 
 
+def _solve_game(task: tuple[Problem, int, str, float]) -> SolutionEntry:
+    """Solve one game (a problem and one of its seeds) with the chosen solver."""
+    from snakelab.games.hextris.solver import SEED_PHRASES, solve_champion, solve_seed_method
+
+    prob, seed, agent, seconds = task
+    if agent == "seed":
+        sol = solve_seed_method(prob, seed, SEED_PHRASES)
+    else:
+        sol = solve_champion(prob, seed, seconds, PHRASES)
+    return SolutionEntry(prob.id, seed, sol.solution, f"snakelab-{agent}")
+
+
+def _init_solver_worker() -> None:
+    # Ctrl-C is the parent's to handle: it stops handing out games and keeps what is written.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from snakelab.games.hextris.solver import warm_up
+
+    warm_up()
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Replace ``path`` in one step, so an interrupted run never leaves half a file."""
+    part = path.with_name(path.name + ".part")
+    part.write_text(text)
+    os.replace(part, path)
+
+
 @app.command("solve")
 def solve_cmd(
     problem: list[int] = typer.Argument(..., help="Problem ids."),
     agent: str = typer.Option("champion", "--agent", "-a", help="seed or champion."),
     seconds: float = typer.Option(5.0, "--seconds", "-t", help="Seconds per seed (champion)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Games solved at once (worker processes)."),
     problems: Path | None = typer.Option(None, "--problems", help=PROBLEMS_HELP),
-    out: Path | None = typer.Option(None, "--out", "-o", help="Write the solution JSON here."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Write the solution JSON here (after every game)."),
+    resume: bool = typer.Option(False, "--resume", help="Keep the games already in --out; solve only the rest."),
 ) -> None:
-    """Solve problems with a solver of the ladder and print the per-problem scores."""
-    from snakelab.games.hextris.solver import SEED_PHRASES, solve_champion, solve_seed_method
+    """Solve problems with a solver of the ladder and print the per-problem scores.
 
+    Every seed of every problem is one game. With ``--out`` the file is rewritten after
+    each finished game, so Ctrl-C loses only the games in progress, and ``--resume``
+    carries on from such a file (its entries are kept as they are).
+    """
     if agent not in ("seed", "champion"):
         fail(f"unknown hextris solver {agent!r}: use seed or champion")
-    all_entries: list[SolutionEntry] = []
-    for pid in problem:
+    if jobs < 1:
+        fail(f"--jobs must be at least 1, got {jobs}")
+    if resume and out is None:
+        fail("--resume needs --out: the solution file to carry on from")
+    probs: dict[int, Problem] = {}
+    for pid in dict.fromkeys(problem):
         try:
-            prob = _load(pid, problems)
+            probs[pid] = _load(pid, problems)
         except CodecError as exc:
             fail(str(exc))
-        ents = []
-        for seed in dict.fromkeys(prob.source_seeds):
-            if agent == "seed":
-                sol = solve_seed_method(prob, seed, SEED_PHRASES)
+    done: dict[tuple[int, int], SolutionEntry] = {}
+    if resume and out is not None and out.exists():
+        try:
+            done = {(e.problem_id, e.seed): e for e in load_solutions(out)}
+        except CodecError as exc:
+            fail(f"cannot resume from {out}: {exc}")
+    games = [(p, s) for p in probs.values() for s in dict.fromkeys(p.source_seeds)]
+    todo = [(p, s, agent, seconds) for p, s in games if (p.id, s) not in done]
+    if done:
+        console.print(f"{len(games) - len(todo)} of {len(games)} games already in {out}")
+
+    rank = {(p.id, s): i for i, (p, s) in enumerate(games)}
+
+    def finished(entry: SolutionEntry) -> None:
+        done[(entry.problem_id, entry.seed)] = entry
+        if out is not None:
+            # Entries of other problems in a resumed file first, then the games in order.
+            keys = sorted(done, key=lambda k: rank.get(k, -1))
+            _write_atomically(out, format_solutions([done[k] for k in keys]))
+
+    pool = ProcessPoolExecutor(min(jobs, len(todo)), initializer=_init_solver_worker) if jobs > 1 and todo else None
+    try:
+        with progress_bar(len(todo), f"solving ({agent})") as prog:
+            if pool is None:
+                for task in todo:
+                    finished(_solve_game(task))
+                    advance(prog)
             else:
-                sol = solve_champion(prob, seed, seconds, PHRASES)
-            ents.append(SolutionEntry(pid, seed, sol.solution, f"snakelab-{agent}"))
-        res = score_problem(prob, ents)
+                for fut in as_completed([pool.submit(_solve_game, task) for task in todo]):
+                    finished(fut.result())
+                    advance(prog)
+    except KeyboardInterrupt:
+        kept = f"; {len(done)} of {len(games)} games are in {out}, add --resume to finish" if out else ""
+        err_console.print(f"interrupted{kept}")
+        raise typer.Exit(130) from None
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+    for pid, prob in probs.items():
+        res = score_problem(prob, [done[(pid, s)] for s in dict.fromkeys(prob.source_seeds)])
         console.print(f"problem {pid}: {res.score} ({res.phrases} phrases)")
-        all_entries.extend(ents)
     if out is not None:
-        out.write_text(format_solutions(all_entries))
         console.print(f"solutions written to {out}")
 
 

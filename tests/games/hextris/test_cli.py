@@ -1,8 +1,11 @@
 """``snakelab hextris`` verbs and the ``play_icfp2015`` contest program, run as a user would."""
 
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 from typer.testing import CliRunner
@@ -159,3 +162,90 @@ def test_contest_budgets_fit_the_limit(problems):
         # Bigger games get more time.
         assert budgets[-1] > budgets[0]
     assert plan_budgets(games, None, 2) == [10.0] * len(games)
+
+
+def _games(path):
+    return [(e["problemId"], e["seed"]) for e in json.loads(path.read_text())]
+
+
+def test_solve_writes_every_seed_and_its_scores_are_exact(tmp_path, problems):
+    one, two = tmp_path / "one.json", tmp_path / "two.json"
+    r1 = _run("hextris", "solve", "11", "9", "--agent", "seed", "--out", str(one), "--problems", str(PROBLEMS))
+    r2 = _run("hextris", "solve", "11", "9", "-a", "seed", "-o", str(two), "--jobs", "2", "--problems", str(PROBLEMS))
+    assert r1.returncode == 0 and r2.returncode == 0, r1.stderr + r2.stderr
+    seeds = [(p, s) for p in (11, 9) for s in problems[p].source_seeds]
+    # Games in order whatever order the workers finished them in; the seed solver is deterministic.
+    assert _games(one) == seeds and one.read_text() == two.read_text()
+    scored = _run("hextris", "score", str(one), "--problems", str(PROBLEMS), "--json")
+    for res in json.loads(scored.stdout):
+        assert f"problem {res['problemId']}: {res['score']} (" in r1.stdout
+        assert all(s["error"] is None for s in res["seeds"])
+
+
+def test_solve_resume_keeps_what_is_written(tmp_path, problems):
+    out = tmp_path / "sol.json"
+    seeds = problems[11].source_seeds
+    kept = [{"problemId": 11, "seed": seeds[1], "solution": "ei!", "tag": "mine"}]
+    other = [{"problemId": 6, "seed": 0, "solution": "ia! ia!", "tag": "other problem"}]
+    out.write_text(json.dumps(other + kept))
+    r = _run("hextris", "solve", "11", "-a", "seed", "-o", str(out), "--resume", "--problems", str(PROBLEMS))
+    assert r.returncode == 0, r.stderr
+    assert "1 of 5 games already in" in r.stdout
+    got = json.loads(out.read_text())
+    assert got[0] == other[0] and got[2] == kept[0]
+    assert _games(out) == [(6, 0), *[(11, s) for s in seeds]]
+    before = out.read_text()
+    again = _run("hextris", "solve", "11", "-a", "seed", "-o", str(out), "--resume", "--problems", str(PROBLEMS))
+    assert again.returncode == 0 and "5 of 5 games already in" in again.stdout
+    assert out.read_text() == before
+
+
+def test_solve_ctrl_c_keeps_finished_games(tmp_path):
+    out = tmp_path / "sol.json"
+    # Problem 11's five games take milliseconds, problem 24's one game seconds: interrupt that one.
+    args = ["hextris", "solve", "11", "24", "-a", "seed", "-o", str(out), "--problems", str(PROBLEMS)]
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from snakelab.cli import main; main()", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not (out.exists() and len(_games(out)) == 5):
+            assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read() if proc.stderr else ""
+            time.sleep(0.02)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130
+    assert "5 of 6 games are in" in err and "--resume" in err
+    assert [p for p, _ in _games(out)] == [11] * 5
+    assert not list(tmp_path.glob("*.part"))
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["-a", "greedy"], "unknown hextris solver"),
+        (["--jobs", "0"], "--jobs must be at least 1"),
+        (["--resume"], "--resume needs --out"),
+        (["77"], "problem"),
+    ],
+)
+def test_solve_bad_options_are_one_line_errors(args, words):
+    r = _run("hextris", "solve", "11", *args, "--problems", str(PROBLEMS))
+    assert r.returncode == 2
+    assert words in _one_line_error(r.stderr)[0]
+
+
+def test_solve_refuses_to_resume_from_a_malformed_file(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('[{"problemId": 11}]')
+    r = _run("hextris", "solve", "11", "-a", "seed", "-o", str(bad), "--resume", "--problems", str(PROBLEMS))
+    assert r.returncode == 2
+    assert "cannot resume from" in _one_line_error(r.stderr)[0]
+    assert bad.read_text() == '[{"problemId": 11}]'
