@@ -149,6 +149,8 @@ def solve_cmd(
         fail(f"unknown hextris solver {agent!r}: use seed or champion")
     if jobs < 1:
         fail(f"--jobs must be at least 1, got {jobs}")
+    if not seconds > 0:
+        fail(f"--seconds must be positive, got {seconds}")
     if resume and out is None:
         fail("--resume needs --out: the solution file to carry on from")
     probs: dict[int, Problem] = {}
@@ -177,24 +179,49 @@ def solve_cmd(
             keys = sorted(done, key=lambda k: rank.get(k, -1))
             _write_atomically(out, format_solutions([done[k] for k in keys]))
 
+    # Ctrl-C asks to stop after the games in progress (a second one stops at once): a game
+    # cut short would be lost anyway, and compiled code must not be interrupted mid-call.
+    stopping: list[bool] = []
+
+    def on_sigint(_signum: int, _frame: object) -> None:
+        if stopping:
+            raise KeyboardInterrupt
+        stopping.append(True)
+        err_console.print("stopping after the games in progress (Ctrl-C again to stop at once)")
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
     pool = ProcessPoolExecutor(min(jobs, len(todo)), initializer=_init_solver_worker) if jobs > 1 and todo else None
     try:
         with progress_bar(len(todo), f"solving ({agent})") as prog:
             if pool is None:
                 for task in todo:
+                    if stopping:
+                        break
                     finished(_solve_game(task))
                     advance(prog)
             else:
-                for fut in as_completed([pool.submit(_solve_game, task) for task in todo]):
+                futures = {pool.submit(_solve_game, task): task for task in todo}
+                for fut in as_completed(futures):
                     finished(fut.result())
                     advance(prog)
+                    if stopping:
+                        pool.shutdown(cancel_futures=True)  # waits for the games in progress
+                        for other, (p, s, *_) in futures.items():
+                            if other.done() and not other.cancelled() and (p.id, s) not in done:
+                                finished(other.result())
+                                advance(prog)
+                        break
     except KeyboardInterrupt:
-        kept = f"; {len(done)} of {len(games)} games are in {out}, add --resume to finish" if out else ""
-        err_console.print(f"interrupted{kept}")
-        raise typer.Exit(130) from None
+        stopping.append(True)
     finally:
+        signal.signal(signal.SIGINT, previous)
         if pool is not None:
             pool.shutdown(cancel_futures=True)
+    written = sum(key in done for key in rank)
+    if written < len(games):
+        kept = f"; {written} of {len(games)} games are in {out}, add --resume to finish" if out else ""
+        err_console.print(f"interrupted{kept}")
+        raise typer.Exit(130)
     for pid, prob in probs.items():
         res = score_problem(prob, [done[(pid, s)] for s in dict.fromkeys(prob.source_seeds)])
         console.print(f"problem {pid}: {res.score} ({res.phrases} phrases)")

@@ -202,8 +202,9 @@ def test_solve_resume_keeps_what_is_written(tmp_path, problems):
 
 def test_solve_ctrl_c_keeps_finished_games(tmp_path):
     out = tmp_path / "sol.json"
-    # Problem 11's five games take milliseconds, problem 24's one game seconds: interrupt that one.
-    args = ["hextris", "solve", "11", "24", "-a", "seed", "-o", str(out), "--problems", str(PROBLEMS)]
+    # Problem 11's five games take milliseconds, problem 24's one game seconds: Ctrl-C during
+    # that one lets it finish and leaves problem 14 unsolved.
+    args = ["hextris", "solve", "11", "24", "14", "-a", "seed", "-o", str(out), "--problems", str(PROBLEMS)]
     proc = subprocess.Popen(
         [sys.executable, "-c", "from snakelab.cli import main; main()", *args],
         stdout=subprocess.PIPE,
@@ -221,9 +222,10 @@ def test_solve_ctrl_c_keeps_finished_games(tmp_path):
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
-    assert proc.returncode == 130
-    assert "5 of 6 games are in" in err and "--resume" in err
-    assert [p for p, _ in _games(out)] == [11] * 5
+    assert proc.returncode == 130, err
+    assert "stopping after the games in progress" in err and "Traceback" not in err
+    assert "6 of 7 games are in" in err and "--resume" in err
+    assert [p for p, _ in _games(out)] == [11] * 5 + [24]
     assert not list(tmp_path.glob("*.part"))
 
 
@@ -232,6 +234,7 @@ def test_solve_ctrl_c_keeps_finished_games(tmp_path):
     [
         (["-a", "greedy"], "unknown hextris solver"),
         (["--jobs", "0"], "--jobs must be at least 1"),
+        (["--seconds", "-1"], "--seconds must be positive"),
         (["--resume"], "--resume needs --out"),
         (["77"], "problem"),
     ],
