@@ -142,8 +142,8 @@ def solve_cmd(
     """Solve problems with a solver of the ladder and print the per-problem scores.
 
     Every seed of every problem is one game. With ``--out`` the file is rewritten after
-    each finished game, so Ctrl-C loses only the games in progress, and ``--resume``
-    carries on from such a file (its entries are kept as they are).
+    each finished game; Ctrl-C lets the games in progress finish and keeps them, and
+    ``--resume`` carries on from such a file (its entries are kept as they are).
     """
     if agent not in ("seed", "champion"):
         fail(f"unknown hextris solver {agent!r}: use seed or champion")
