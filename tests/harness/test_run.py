@@ -1,6 +1,10 @@
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
+from snakelab.core.errors import ConfigError
 from snakelab.harness import MatchSpec, match_seeds, run_many
+from snakelab.harness.run import default_jobs, worker_count
 
 
 def _specs(n):
@@ -23,3 +27,12 @@ def test_run_many__same_results_whatever_the_executor():
 def test_match_seeds__distinct_and_stable():
     a = match_seeds(1, 100)
     assert len(set(a)) == 100 and a == match_seeds(1, 100) and a != match_seeds(2, 100)
+
+
+def test_worker_count__zero_means_every_core_and_negative_is_refused():
+    assert worker_count(0) == worker_count(None) == default_jobs() >= 1
+    assert worker_count(3) == 3
+    with pytest.raises(ConfigError, match="--jobs must be ≥ 0"):
+        worker_count(-1)
+    with pytest.raises(ConfigError, match="--jobs"):
+        run_many(_specs(2), jobs=-2)

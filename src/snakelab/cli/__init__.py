@@ -9,6 +9,7 @@ in their own module (``cli/classic.py``, ``cli/blind.py``, ...). A module may in
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 import sys
 
@@ -66,7 +67,11 @@ _mount()
 
 
 def main() -> None:
-    """Console entry point: run the app, turning snakelab errors into one-line messages."""
+    """Console entry point: run the app, turning snakelab errors into one-line messages.
+
+    A file that cannot be read or written (a missing folder, no permission, a full disk)
+    is reported the same way, naming the file, instead of with a traceback.
+    """
     try:
         app()
     except SnakelabError as exc:
@@ -75,3 +80,12 @@ def main() -> None:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         sys.exit(130)
+    except BrokenPipeError:
+        # The reader went away (``snakelab … | head``): nothing left to say, and Python must
+        # not complain again when it flushes standard output at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
+        sys.exit(2)

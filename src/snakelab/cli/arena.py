@@ -10,7 +10,7 @@ from typing import Any
 
 import typer
 
-from snakelab.cli.common import EXECUTOR_HELP, LiveView, console, fail, print_json, run_matches
+from snakelab.cli.common import EXECUTOR_HELP, LiveView, check_writable, console, fail, print_json, run_matches
 from snakelab.core.errors import ConfigError, SnakelabError
 from snakelab.core.game import Agent, Budget
 from snakelab.core.registry import format_spec, make_agent
@@ -109,19 +109,20 @@ def run_cmd(
     ),
     seed: int | None = typer.Option(None, "--seed", "-s", help="Game seed (overrides random_seed)."),
     lockstep: bool = typer.Option(False, "--lockstep", help="Wait for every bot's answer (reproducible)."),
-    timeout: float = typer.Option(10.0, "--timeout", help="Lockstep: seconds a bot may take per answer."),
+    timeout: float = typer.Option(10.0, "--timeout", min=0.001, help="Lockstep: seconds a bot may take per answer."),
     replay: Path | None = typer.Option(None, "--replay", help="Write a replay file."),
     as_json: bool = typer.Option(False, "--json", help="Print the ranking as JSON."),
     no_view: bool = typer.Option(False, "--no-view", help="No live view of the board."),
     run_dir: Path | None = typer.Option(None, "--run-dir", help="Folder for the bots' log and error files."),
     python: str = typer.Option("python3", "--python", help="Interpreter for -p bots."),
-    startup: float = typer.Option(1.0, "--startup", help="Real time: seconds bots get to start."),
+    startup: float = typer.Option(1.0, "--startup", min=0.0, help="Real time: seconds bots get to start."),
 ) -> None:
     """Play one game. Players in order: -p bot.py, -j bot.jar, -e ./bot, -b NAME (built-in).
 
     Empty seats get the built-in greedy agent. Each bot's log lines and standard
     error go to its own files in the run folder.
     """
+    check_writable(replay)
     from snakelab.harness.bots import BotAgent
 
     try:
@@ -287,7 +288,7 @@ def tournament_cmd(
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0: all cores)."),
     seed: int = typer.Option(1, "--seed", "-s", help="Run seed (per-game seeds derive from it)."),
     config: list[Path] | None = typer.Option(None, "--config", "-c", help="Config file(s) for the games."),
-    timeout: float = typer.Option(10.0, "--timeout", help="Seconds a bot may take per answer (lockstep)."),
+    timeout: float = typer.Option(10.0, "--timeout", min=0.001, help="Seconds a bot may take per answer (lockstep)."),
     executor: str | None = typer.Option(None, "--executor", help=EXECUTOR_HELP),
     resume: str | None = typer.Option(None, "--resume", help="Continue a stored run by its id."),
     run_dir: Path | None = typer.Option(None, "--run-dir", help="Folder for bot log and error files."),

@@ -8,7 +8,16 @@ from typing import Any
 
 import typer
 
-from snakelab.cli.common import EXECUTOR_HELP, console, err_console, fail, make_executor, print_json, progress_bar
+from snakelab.cli.common import (
+    EXECUTOR_HELP,
+    check_writable,
+    console,
+    err_console,
+    fail,
+    make_executor,
+    print_json,
+    progress_bar,
+)
 from snakelab.core.errors import SnakelabError
 
 NAME = "blind"
@@ -94,11 +103,10 @@ def sweep_cmd(
     ),
 ) -> None:
     """Exact worst cover ratio over every grid A·B ≤ N (resumable: Ctrl-C keeps finished chunks)."""
-    from snakelab.games.blind.sweep import count_grids, default_checkpoint, run_sweep
+    from snakelab.games.blind.sweep import check_options, count_grids, default_checkpoint, run_sweep
 
     try:
-        if max_area < 1:
-            fail(f"--max-area must be ≥ 1, got {max_area}")
+        check_options(max_area, cap_ratio, chunks, jobs)  # before --fresh deletes anything
         spec = _strategy(strategy, k).spec
         ex = make_executor(executor, jobs)
         path = None if no_checkpoint else checkpoint or default_checkpoint(spec, max_area, cap_ratio)
@@ -242,6 +250,7 @@ def tests_run_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
     """Evaluate a strategy on a test set: exact moves per grid (capped at 35·S like the seed)."""
+    check_writable(out)
     import csv
 
     from snakelab.games.blind.experiments import per_interval, read_tests, run_tests

@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 
 from snakelab.analysis.classic import fill_table, plot_fill
-from snakelab.cli.common import EXECUTOR_HELP, LiveView, console, fail, print_json, run_matches
+from snakelab.cli.common import EXECUTOR_HELP, LiveView, check_writable, console, fail, print_json, run_matches
 from snakelab.core.errors import SnakelabError
 from snakelab.core.registry import format_spec, make, make_agent
 from snakelab.harness.match import MatchResult, MatchSpec, play
@@ -40,12 +40,13 @@ def play_cmd(
     width: int = typer.Option(12, "--width", "-W", help="Board columns."),
     height: int = typer.Option(12, "--height", "-H", help="Board rows."),
     seed: int = typer.Option(1, "--seed", "-s", help="Game seed."),
-    speed: float = typer.Option(30.0, "--speed", help="Frames per second; 0 shows only the end."),
+    speed: float = typer.Option(30.0, "--speed", min=0.0, help="Frames per second; 0 shows only the end."),
     tail_rule: str = typer.Option("lenient", "--tail-rule", help="lenient or strict."),
     start_length: int = typer.Option(1, "--start-length", help="Initial snake length."),
     replay: Path | None = typer.Option(None, "--replay", help="Write a replay file."),
 ) -> None:
     """Play one game live in the terminal and print the result."""
+    check_writable(replay)
     try:
         game = make(game_string(width, height, tail_rule, start_length))
         ref = agent_ref(agent)
@@ -107,6 +108,7 @@ def bench_cmd(
     plot: Path | None = typer.Option(None, "--plot", help="Save a PNG of steps per apple against fill fraction."),
 ) -> None:
     """Play many games in parallel; summarise win rate, steps and steps per apple by fill."""
+    check_writable(plot)
     if games < 1:
         fail("--games must be ≥ 1")
     refs = [agent_ref(a.strip()) for item in agent for a in item.split(",") if a.strip()]

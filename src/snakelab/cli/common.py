@@ -23,7 +23,7 @@ from snakelab.core.game import Event, State
 from snakelab.core.registry import game_entry
 from snakelab.harness.executors import make_executor as _make_executor
 from snakelab.harness.match import MatchResult, MatchSpec
-from snakelab.harness.run import run_many
+from snakelab.harness.run import run_many, worker_count
 from snakelab.harness.store import STORE_ENV, Store, StoreError, default_store_path, parse_run_id, run_stored
 
 console = Console()
@@ -58,6 +58,23 @@ def make_executor(spec: str | None, jobs: int) -> Executor | None:
         ExecutorError: if a Dask executor cannot be started (scheduler unreachable, ...).
     """
     return _make_executor(spec, jobs)
+
+
+def check_writable(path: Path | None) -> None:
+    """Fail now, before any work, if ``path`` could not be written at the end.
+
+    A game played by hand or a long bench must not be lost because its output folder is
+    missing or read-only.
+    """
+    if path is None:
+        return
+    folder = path.parent
+    if path.is_dir():
+        fail(f"cannot write {path}: it is a folder")
+    if not folder.is_dir():
+        fail(f"cannot write {path}: there is no folder {folder}")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        fail(f"cannot write {path}: permission denied")
 
 
 def print_json(obj: Any) -> None:
@@ -168,8 +185,9 @@ def run_matches(
         UnknownRunError: for an unknown ``resume`` id.
         ResumeMismatchError: if the options plan different matches than that run.
         StoreError: if ``resume`` is given while storing is disabled.
-        ConfigError, ExecutorError: for a bad or unreachable executor.
+        ConfigError, ExecutorError: for a bad worker count or a bad or unreachable executor.
     """
+    worker_count(jobs)  # a bad --jobs is an error before the progress bar, not inside it
     path: Path | None
     if store is True:
         path = default_store_path()

@@ -14,7 +14,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from snakelab.cli.common import advance, console, err_console, fail, print_json, progress_bar
+from snakelab.cli.common import advance, check_writable, console, err_console, fail, print_json, progress_bar
 from snakelab.core.errors import CodecError, IllegalActionError
 from snakelab.games.hextris.codec import (
     Problem,
@@ -145,6 +145,7 @@ def solve_cmd(
     each finished game; Ctrl-C lets the games in progress finish and keeps them, and
     ``--resume`` carries on from such a file (its entries are kept as they are).
     """
+    check_writable(out)
     if agent not in ("seed", "champion"):
         fail(f"unknown hextris solver {agent!r}: use seed or champion")
     if jobs < 1:
@@ -272,7 +273,9 @@ def show_cmd(
     problem: str = typer.Argument(..., help="Problem id, or a problem JSON file."),
     solution: Path | None = typer.Option(None, "--solution", "-s", help="Replay this solution file."),
     seed: int | None = typer.Option(None, "--seed", help="Seed to replay (default: the first in the file)."),
-    speed: float = typer.Option(0.0, "--speed", help="Locks per second for a live replay; 0 shows only the end."),
+    speed: float = typer.Option(
+        0.0, "--speed", min=0.0, help="Locks per second for a live replay; 0 shows only the end."
+    ),
     problems: Path | None = typer.Option(None, "--problems", help=PROBLEMS_HELP),
 ) -> None:
     """Draw a problem's board as a hex layout, or replay a solution on it."""
@@ -344,6 +347,7 @@ def play_cmd(
     out: Path | None = typer.Option(None, "--out", "-o", help="Write your solution JSON here at the end."),
 ) -> None:
     """Play a problem yourself with the keys (or characters piped on standard input)."""
+    check_writable(out)
     try:
         prob = _load(problem, problems)
     except CodecError as exc:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from snakelab.cli.common import EXECUTOR_HELP, LiveView, console, fail, print_json, run_matches
+from snakelab.cli.common import EXECUTOR_HELP, LiveView, check_writable, console, fail, print_json, run_matches
 from snakelab.core.errors import SnakelabError
 from snakelab.core.registry import format_spec, make, make_agent
 from snakelab.games.snakgame.rules import Game, State
@@ -47,10 +47,13 @@ def play_cmd(
     cols: int | None = typer.Option(None, "--cols", help="A custom grid of this many columns instead."),
     game: str | None = typer.Option(None, "--game", help="A full game string, e.g. 'snakgame(type=0,rows=9,cols=9)'."),
     seed: int = typer.Option(1, "--seed", "-s", help="Game seed (grid and Chef)."),
-    speed: float = typer.Option(20.0, "--speed", help="Frames per second on small grids; 0 shows only the end."),
+    speed: float = typer.Option(
+        20.0, "--speed", min=0.0, help="Frames per second on small grids; 0 shows only the end."
+    ),
     replay: Path | None = typer.Option(None, "--replay", help="Write a replay file."),
 ) -> None:
     """Play one game in-process: live on small grids, a final picture on large ones."""
+    check_writable(replay)
     try:
         g = make(game_string(file_type, rows, cols, game))
         ref = agent_ref(agent)
@@ -91,6 +94,7 @@ def judge_cmd(
     unreadable move, a time-out or a crash ends the file (score 0) with a message; the
     exit code is then 1.
     """
+    check_writable(replay)
     from snakelab.harness.snakgame_judge import run_judge
 
     try:

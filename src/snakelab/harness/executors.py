@@ -94,9 +94,9 @@ def dask_executor(address: str | None, jobs: int = 0, *, timeout_s: float = 10.0
     """
     distributed = _import_distributed()
     if address is None:
-        from snakelab.harness.run import default_jobs
+        from snakelab.harness.run import worker_count
 
-        n = jobs if jobs > 0 else default_jobs()
+        n = worker_count(jobs)
         try:
             cluster = distributed.LocalCluster(
                 host="127.0.0.1",  # loopback only: a local cluster has no business on the network

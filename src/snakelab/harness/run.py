@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from typing import TypeVar
 
+from snakelab.core.errors import ConfigError
 from snakelab.core.rng import derive_seed
 from snakelab.harness.match import MatchResult, MatchSpec, run_match
 
@@ -32,6 +33,17 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
+def worker_count(jobs: int | None) -> int:
+    """The number of worker processes a ``jobs`` option asks for: None or 0 means every core.
+
+    Raises:
+        ConfigError: for a negative count.
+    """
+    if jobs is not None and jobs < 0:
+        raise ConfigError(f"--jobs must be ≥ 0 (0: every core), got {jobs}")
+    return jobs or default_jobs()
+
+
 def map_unordered(
     fn: Callable[[T], R],
     items: Iterable[T],
@@ -48,7 +60,8 @@ def map_unordered(
     consumer stops early (or Ctrl-C), pending work is cancelled.
     """
     items = list(items)
-    if executor is None and (jobs or default_jobs()) == 1:
+    workers = worker_count(jobs)
+    if executor is None and workers == 1:
         for i, item in enumerate(items):
             out = fn(item)
             if on_done is not None:
@@ -56,7 +69,7 @@ def map_unordered(
             yield i, out
         return
     own = executor is None
-    ex = executor if executor is not None else ProcessPoolExecutor(max_workers=jobs or default_jobs())
+    ex = executor if executor is not None else ProcessPoolExecutor(max_workers=workers)
     futures: dict[Future[R], int] = {}
     try:
         futures = {ex.submit(fn, item): i for i, item in enumerate(items)}

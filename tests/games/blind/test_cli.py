@@ -82,6 +82,13 @@ def test_tests_generate_and_run(tmp_path):
         (["blind", "sweep", "-s", "snail", "-N", "100"], "unknown strategy 'snail'"),
         (["blind", "cover", "-s", "spiral", "--k", "3", "-W", "3", "-H", "5"], "bad parameters"),
         (["blind", "tests", "run", "-t", "/nonexistent/t.csv"], "cannot read test set"),
+        (["blind", "sweep", "-s", "spiral", "-N", "100", "--jobs", "-1"], "--jobs must be ≥ 0"),
+        (["blind", "sweep", "-s", "spiral", "-N", "100", "--chunks", "-1"], "--chunks must be ≥ 0"),
+        (["blind", "moves", "-s", "spiral", "-n", "5", "--line-length", "-2", "-o", "m.txt"], "--line-length"),
+        # A file that cannot be written is named, not a traceback.
+        (["blind", "moves", "-s", "spiral", "-n", "5", "-o", "/nonexistent/m.txt"], "/nonexistent/m.txt"),
+        (["blind", "tests", "generate", "-o", "/nonexistent/t.csv"], "/nonexistent/t.csv"),
+        (["blind", "tests", "run", "-s", "spiral", "-o", "/nonexistent/r.csv"], "there is no folder /nonexistent"),
     ],
 )
 def test_bad_input__one_line_error(args, needle):

@@ -42,6 +42,10 @@ def test_bench__json_keys():
         (["classic", "play", "--agent", "nope", "--speed", "0"], "unknown agent 'nope'"),
         (["classic", "play", "-W", "0", "-H", "5", "--speed", "0"], "0×5"),
         (["classic", "play", "-W", "1", "-H", "1", "--speed", "0"], "1×1"),
+        (["classic", "bench", "-a", "greedy", "-W", "4", "-H", "4", "-n", "2", "--jobs", "-1"], "--jobs must be ≥ 0"),
+        # Checked before the game is played, so no game is lost to an unwritable file.
+        (["classic", "play", "-W", "4", "-H", "4", "--speed", "0", "--replay", "/nonexistent/r.jsonl"], "no folder"),
+        (["classic", "play", "-W", "4", "-H", "4", "--speed", "0", "--replay", "."], "it is a folder"),
     ],
 )
 def test_bad_input__one_line_error(args, needle):

@@ -237,12 +237,19 @@ def test_solve_ctrl_c_keeps_finished_games(tmp_path):
         (["--seconds", "-1"], "--seconds must be positive"),
         (["--resume"], "--resume needs --out"),
         (["77"], "problem"),
+        (["-o", "/nonexistent/sol.json"], "there is no folder /nonexistent"),
     ],
 )
 def test_solve_bad_options_are_one_line_errors(args, words):
     r = _run("hextris", "solve", "11", *args, "--problems", str(PROBLEMS))
     assert r.returncode == 2
     assert words in _one_line_error(r.stderr)[0]
+
+
+def test_play_refuses_an_unwritable_solution_file_before_the_game():
+    r = _run("hextris", "play", "1", "-o", "/nonexistent/mine.json", "--problems", str(PROBLEMS), stdin="ei!\n")
+    assert r.returncode == 2 and "there is no folder /nonexistent" in _one_line_error(r.stderr)[0]
+    assert "score" not in r.stdout
 
 
 def test_solve_refuses_to_resume_from_a_malformed_file(tmp_path):

@@ -277,9 +277,14 @@ def write_moves(path: str | Path, strategy: Strategy, count: int, *, line_length
 
     Returns:
         The number of moves written.
+
+    Raises:
+        ConfigError: for a negative count or line length.
     """
     if count < 0:
         raise ConfigError(f"cannot write {count} moves: the count must be ≥ 0")
+    if line_length < 0:
+        raise ConfigError(f"--line-length must be ≥ 0 (0: one line), got {line_length}")
     codes = strategy.moves_array(count)
     text = letters(codes)
     if line_length > 0:

@@ -27,6 +27,7 @@ import numpy as np
 from snakelab.core.errors import ConfigError, SnakelabError
 from snakelab.games.blind.evaluate import RunTable, check_grid, fast_covers
 from snakelab.games.blind.strategies import make_strategy
+from snakelab.harness.run import worker_count
 
 CHECKPOINT_VERSION = 1
 TOP = 30
@@ -311,6 +312,21 @@ def finalise(spec: str, max_area: int, cap_ratio: float, total: dict[str, Any]) 
     }
 
 
+def check_options(max_area: int, cap_ratio: float, chunks: int, jobs: int) -> int:
+    """Validate a sweep's numbers before any work; returns the worker count (0 jobs: every core).
+
+    Raises:
+        ConfigError: naming the first option that is out of range.
+    """
+    if max_area < 1:
+        raise ConfigError(f"--max-area must be ≥ 1, got {max_area}")
+    if not cap_ratio > 0:
+        raise ConfigError(f"the cap ratio must be > 0, got {cap_ratio}")
+    if chunks < 0:
+        raise ConfigError(f"--chunks must be ≥ 0 (0: the default), got {chunks}")
+    return worker_count(jobs)
+
+
 def run_sweep(
     spec: str,
     max_area: int,
@@ -342,12 +358,9 @@ def run_sweep(
         The report (see :func:`finalise`).
 
     Raises:
-        ConfigError: for a bad N or cap; UnknownNameError for an unknown strategy.
+        ConfigError: for a bad N, cap, chunk or worker count; UnknownNameError for an unknown strategy.
     """
-    if max_area < 1:
-        raise ConfigError(f"--max-area must be ≥ 1, got {max_area}")
-    if not cap_ratio > 0:
-        raise ConfigError(f"the cap ratio must be > 0, got {cap_ratio}")
+    workers = check_options(max_area, cap_ratio, chunks, jobs)
     spec = make_strategy(spec).spec  # validate and canonicalise before any work
     plan = make_chunks(max_area, chunks)
     header = {
@@ -383,12 +396,10 @@ def run_sweep(
         for i, task in tasks.items():
             record(i, sweep_chunk(task))
     elif tasks:
-        from snakelab.harness.run import default_jobs
-
         own = executor is None
         ex = executor
         if ex is None:
-            ex = ProcessPoolExecutor(max_workers=jobs or default_jobs(), initializer=_ignore_sigint)
+            ex = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
         futures: dict[Future[dict[str, Any]], int] = {}
         finished = False
         try:
