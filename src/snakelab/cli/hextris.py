@@ -201,17 +201,14 @@ def solve_cmd(
                     finished(_solve_game(task))
                     advance(prog)
             else:
-                futures = {pool.submit(_solve_game, task): task for task in todo}
+                futures = [pool.submit(_solve_game, task) for task in todo]
                 for fut in as_completed(futures):
-                    finished(fut.result())
-                    advance(prog)
                     if stopping:
-                        pool.shutdown(cancel_futures=True)  # waits for the games in progress
-                        for other, (p, s, *_) in futures.items():
-                            if other.done() and not other.cancelled() and (p.id, s) not in done:
-                                finished(other.result())
-                                advance(prog)
-                        break
+                        for other in futures:
+                            other.cancel()  # only games not yet started; those running finish
+                    if not fut.cancelled():
+                        finished(fut.result())
+                        advance(prog)
     except KeyboardInterrupt:
         stopping.append(True)
     finally:

@@ -122,9 +122,7 @@ def read_grids(path: Path) -> tuple[np.ndarray, np.ndarray]:
         if not fields:
             continue
         try:
-            if len(fields) != 2:
-                raise ValueError
-            a, b = int(fields[0]), int(fields[1])
+            a, b = map(int, fields)  # a wrong field count is a ValueError too
         except ValueError:
             raise ConfigError(f"{path}:{number}: expected 'A B' (two integers), got {line.strip()!r}") from None
         try:
