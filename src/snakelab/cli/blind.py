@@ -142,7 +142,7 @@ def sweep_cmd(
         fail(str(exc))
     finally:
         if ex is not None:
-            ex.shutdown()
+            ex.shutdown(cancel_futures=True)
     wall = time.perf_counter() - t0
     if as_json:
         keys = ["strategy", "max_area", "grids", "worst_ratio", "worst_grid", "mean_ratio"]

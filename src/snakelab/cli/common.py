@@ -204,7 +204,7 @@ def run_matches(
                 return run_many(specs, ex, jobs=jobs or None, on_result=lambda _r: advance(prog))
         finally:
             if ex is not None:
-                ex.shutdown()
+                ex.shutdown(cancel_futures=True)
     with Store(path) as db:
         if resume is not None:
             db.resume(parse_run_id(resume), specs)  # fail on a bad id before starting workers
@@ -246,7 +246,7 @@ def run_matches(
                 return results
         finally:
             if ex is not None:
-                ex.shutdown()
+                ex.shutdown(cancel_futures=True)
 
 
 def _command_line() -> str:

@@ -7,15 +7,25 @@ import signal
 import sys
 import time
 from collections import defaultdict
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
-from snakelab.cli.common import advance, check_writable, console, err_console, fail, print_json, progress_bar
-from snakelab.core.errors import CodecError, IllegalActionError
+from snakelab.cli.common import (
+    EXECUTOR_HELP,
+    advance,
+    check_writable,
+    console,
+    err_console,
+    fail,
+    make_executor,
+    print_json,
+    progress_bar,
+)
+from snakelab.core.errors import CodecError, IllegalActionError, SnakelabError
 from snakelab.games.hextris.codec import (
     Problem,
     SolutionEntry,
@@ -104,12 +114,15 @@ def score_cmd(
 
 def _solve_game(task: tuple[Problem, int, str, float]) -> SolutionEntry:
     """Solve one game (a problem and one of its seeds) with the chosen solver."""
-    from snakelab.games.hextris.solver import SEED_PHRASES, solve_champion, solve_seed_method
+    from snakelab.games.hextris.solver import SEED_PHRASES, solve_champion, solve_seed_method, warm_up
 
     prob, seed, agent, seconds = task
     if agent == "seed":
         sol = solve_seed_method(prob, seed, SEED_PHRASES)
     else:
+        # Load the kernels before the clock starts: a fresh Dask worker has no initializer,
+        # and its first game must not spend its seconds on numba's loading.
+        warm_up()
         sol = solve_champion(prob, seed, seconds, PHRASES)
     return SolutionEntry(prob.id, seed, sol.solution, f"snakelab-{agent}")
 
@@ -135,6 +148,7 @@ def solve_cmd(
     agent: str = typer.Option("champion", "--agent", "-a", help="seed or champion."),
     seconds: float = typer.Option(5.0, "--seconds", "-t", help="Seconds per seed (champion)."),
     jobs: int = typer.Option(1, "--jobs", "-j", help="Games solved at once (worker processes)."),
+    executor: str | None = typer.Option(None, "--executor", help=EXECUTOR_HELP.replace("matches", "games")),
     problems: Path | None = typer.Option(None, "--problems", help=PROBLEMS_HELP),
     out: Path | None = typer.Option(None, "--out", "-o", help="Write the solution JSON here (after every game)."),
     resume: bool = typer.Option(False, "--resume", help="Keep the games already in --out; solve only the rest."),
@@ -144,6 +158,8 @@ def solve_cmd(
     Every seed of every problem is one game. With ``--out`` the file is rewritten after
     each finished game; Ctrl-C lets the games in progress finish and keeps them, and
     ``--resume`` carries on from such a file (its entries are kept as they are).
+    On a Dask executor a Ctrl-C keeps the finished games and drops those still on the
+    cluster (a Dask task cannot be told to finish and then stop); ``--resume`` redoes them.
     """
     check_writable(out)
     if agent not in ("seed", "champion"):
@@ -183,15 +199,27 @@ def solve_cmd(
     # Ctrl-C asks to stop after the games in progress (a second one stops at once): a game
     # cut short would be lost anyway, and compiled code must not be interrupted mid-call.
     stopping: list[bool] = []
+    futures: list[Future[SolutionEntry]] = []
+    try:
+        pool = make_executor(executor, jobs) if todo else None
+    except SnakelabError as exc:
+        fail(str(exc))
+    on_cluster = pool is not None  # a Dask executor: its futures never report "running"
+    if pool is None and jobs > 1 and todo:
+        pool = ProcessPoolExecutor(min(jobs, len(todo)), initializer=_init_solver_worker)
 
     def on_sigint(_signum: int, _frame: object) -> None:
         if stopping:
             raise KeyboardInterrupt
         stopping.append(True)
-        err_console.print("stopping after the games in progress (Ctrl-C again to stop at once)")
+        if on_cluster:
+            err_console.print("stopping: the games still on the cluster are dropped")
+            for fut in futures:
+                fut.cancel()
+        else:
+            err_console.print("stopping after the games in progress (Ctrl-C again to stop at once)")
 
     previous = signal.signal(signal.SIGINT, on_sigint)
-    pool = ProcessPoolExecutor(min(jobs, len(todo)), initializer=_init_solver_worker) if jobs > 1 and todo else None
     try:
         with progress_bar(len(todo), f"solving ({agent})") as prog:
             if pool is None:
@@ -201,7 +229,7 @@ def solve_cmd(
                     finished(_solve_game(task))
                     advance(prog)
             else:
-                futures = [pool.submit(_solve_game, task) for task in todo]
+                futures.extend(pool.submit(_solve_game, task) for task in todo)
                 for fut in as_completed(futures):
                     if stopping:
                         for other in futures:

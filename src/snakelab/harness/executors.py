@@ -18,8 +18,11 @@ Dask (``pip install snakelab[dask]``) is imported only when a Dask executor is a
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+import signal
+import threading
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future
+from contextlib import contextmanager
 from typing import Any, ParamSpec, TypeVar
 
 from snakelab.core.errors import ConfigError, SnakelabError
@@ -58,9 +61,13 @@ class DaskExecutor(Executor):
         return self._inner.submit(fn, *args, **kwargs)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        """Stop submitting, close the client, and close the cluster if this executor owns it."""
-        del cancel_futures  # closing the client releases (and so cancels) its futures
-        self._inner.shutdown(wait=wait)
+        """Stop submitting, close the client, and close the cluster if this executor owns it.
+
+        With ``cancel_futures`` (or ``wait=False``) unfinished tasks are cancelled at once
+        instead of waited for: after a Ctrl-C the tasks still on the cluster are not wanted,
+        and waiting for them would hang if their workers are gone.
+        """
+        self._inner.shutdown(wait=wait and not cancel_futures)
         self.client.close()
         if self._cluster is not None:
             self._cluster.close()
@@ -69,6 +76,24 @@ class DaskExecutor(Executor):
     def __repr__(self) -> str:
         kind = "local cluster" if self._cluster is not None else "scheduler"
         return f"<DaskExecutor {kind} {self.address}>"
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ignore SIGINT while the block runs (main thread only; elsewhere it cannot be set).
+
+    Processes started meanwhile keep SIGINT ignored: a Ctrl-C at the terminal reaches the
+    whole process group, and it is the parent's to handle. It cancels the work and closes
+    the cluster; a worker killed mid-task would instead leave its task hanging.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _import_distributed() -> Any:
@@ -98,14 +123,15 @@ def dask_executor(address: str | None, jobs: int = 0, *, timeout_s: float = 10.0
 
         n = worker_count(jobs)
         try:
-            cluster = distributed.LocalCluster(
-                host="127.0.0.1",  # loopback only: a local cluster has no business on the network
-                n_workers=n,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                silence_logs=logging.ERROR,
-            )
+            with _sigint_ignored():
+                cluster = distributed.LocalCluster(
+                    host="127.0.0.1",  # loopback only: a local cluster has no business on the network
+                    n_workers=n,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.CRITICAL,  # task errors reach the client; worker logs are shutdown noise
+                )
         except Exception as exc:  # Dask raises many kinds; report any as one error.
             raise ExecutorError(f"cannot start a Dask local cluster of {n} workers: {exc}") from None
         try:

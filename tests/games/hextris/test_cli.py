@@ -169,13 +169,17 @@ def _games(path):
 
 
 def test_solve_writes_every_seed_and_its_scores_are_exact(tmp_path, problems):
-    one, two = tmp_path / "one.json", tmp_path / "two.json"
+    one, two, three = tmp_path / "one.json", tmp_path / "two.json", tmp_path / "three.json"
     r1 = _run("hextris", "solve", "11", "9", "--agent", "seed", "--out", str(one), "--problems", str(PROBLEMS))
     r2 = _run("hextris", "solve", "11", "9", "-a", "seed", "-o", str(two), "--jobs", "2", "--problems", str(PROBLEMS))
-    assert r1.returncode == 0 and r2.returncode == 0, r1.stderr + r2.stderr
+    r3 = _run(
+        *("hextris", "solve", "11", "9", "-a", "seed", "-o", str(three), "--executor", "dask-local", "--jobs", "2"),
+        *("--problems", str(PROBLEMS)),
+    )
+    assert r1.returncode == 0 and r2.returncode == 0 and r3.returncode == 0, r1.stderr + r2.stderr + r3.stderr
     seeds = [(p, s) for p in (11, 9) for s in problems[p].source_seeds]
     # Games in order whatever order the workers finished them in; the seed solver is deterministic.
-    assert _games(one) == seeds and one.read_text() == two.read_text()
+    assert _games(one) == seeds and one.read_text() == two.read_text() == three.read_text()
     scored = _run("hextris", "score", str(one), "--problems", str(PROBLEMS), "--json")
     for res in json.loads(scored.stdout):
         assert f"problem {res['problemId']}: {res['score']} (" in r1.stdout
@@ -215,7 +219,8 @@ def test_solve_ctrl_c_keeps_finished_games(tmp_path):
     try:
         deadline = time.monotonic() + 120
         while not (out.exists() and len(_games(out)) == 5):
-            assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read() if proc.stderr else ""
+            assert proc.poll() is None, proc.communicate()[1]
+            assert time.monotonic() < deadline, "problem 11 not solved within 120 s"
             time.sleep(0.02)
         os.killpg(proc.pid, signal.SIGINT)
         _, err = proc.communicate(timeout=60)
@@ -229,10 +234,38 @@ def test_solve_ctrl_c_keeps_finished_games(tmp_path):
     assert not list(tmp_path.glob("*.part"))
 
 
+def test_solve_ctrl_c_on_a_dask_cluster_keeps_finished_games_and_drops_the_rest(tmp_path):
+    out = tmp_path / "sol.json"
+    args = ["hextris", "solve", "11", "24", "14", "-a", "seed", "-o", str(out), "--problems", str(PROBLEMS)]
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from snakelab.cli import main; main()", *args, "--executor", "dask-local"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not (out.exists() and len(_games(out)) == 5):
+            assert proc.poll() is None, proc.communicate()[1]
+            assert time.monotonic() < deadline, "problem 11 not solved within 120 s"
+            time.sleep(0.02)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "games still on the cluster are dropped" in err and "Traceback" not in err
+    assert "5 of 7 games are in" in err
+    assert [p for p, _ in _games(out)] == [11] * 5
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [
         (["-a", "greedy"], "unknown hextris solver"),
+        (["--executor", "threads"], "unknown executor 'threads'"),
         (["--jobs", "0"], "--jobs must be at least 1"),
         (["--seconds", "-1"], "--seconds must be positive"),
         (["--resume"], "--resume needs --out"),
