@@ -31,7 +31,7 @@ def show_cmd(
     file: Path = typer.Argument(..., help="Replay file."),
     step: int | None = typer.Option(None, "--step", "-s", help="Show only this step and exit."),
     play: bool = typer.Option(False, "--play", help="Animate the whole replay instead of stepping."),
-    speed: float = typer.Option(10.0, "--speed", help="Frames per second for --play."),
+    speed: float = typer.Option(10.0, "--speed", min=0.0, help="Frames per second for --play; 0 shows only the end."),
 ) -> None:
     """Step through a replay in the terminal.
 
@@ -60,14 +60,14 @@ def show_cmd(
             fail(f"step {step} is out of range 0..{last}")
         show(step)
         return
-    if play or not console.is_terminal:
-        if not console.is_terminal:
-            show(last)
-            return
+    if not console.is_terminal or (play and speed == 0):
+        show(last)
+        return
+    if play:
         for i in range(len(frames)):
             console.clear()
             show(i)
-            time.sleep(1.0 / max(speed, 0.1))
+            time.sleep(1.0 / speed)
         return
     i = 0
     while True:

@@ -1,4 +1,5 @@
 import json
+import re
 
 import pytest
 from typer.testing import CliRunner
@@ -65,3 +66,26 @@ def test_replay_play_verify_and_corrupt(tmp_path):
     path.write_text(text[: len(text) // 2])
     r = _snakelab("replay", "verify", str(path))
     assert r.returncode != 0 and "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_replay_show_play_animates_at_the_speed_and_speed_0_shows_only_the_end(tmp_path, monkeypatch):
+    from snakelab.cli import replay as replay_cli
+
+    path = tmp_path / "g.jsonl"
+    assert (
+        runner.invoke(app, ["classic", "play", "-W", "4", "-H", "4", "--speed", "0", "--replay", str(path)]).exit_code
+        == 0
+    )
+    monkeypatch.setattr(replay_cli.console, "_force_terminal", True)  # animate as on a terminal
+    sleeps: list[float] = []
+    monkeypatch.setattr(replay_cli.time, "sleep", sleeps.append)
+    end = runner.invoke(app, ["replay", "show", str(path), "--play", "--speed", "0"])
+    frames = re.findall(r"step (\d+)/(\d+)", end.output)
+    assert end.exit_code == 0 and len(frames) == 1 and frames[0][0] == frames[0][1] and not sleeps
+    last = int(frames[0][1])
+    played = runner.invoke(app, ["replay", "show", str(path), "--play", "--speed", "50"])
+    assert played.exit_code == 0
+    assert re.findall(r"step (\d+)/\d+", played.output) == [str(i) for i in range(last + 1)]
+    assert sleeps == [1 / 50] * (last + 1)
+    bad = runner.invoke(app, ["replay", "show", str(path), "--play", "--speed", "-1"])
+    assert bad.exit_code == 2
