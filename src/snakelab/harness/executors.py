@@ -84,7 +84,8 @@ def _sigint_ignored() -> Iterator[None]:
 
     Processes started meanwhile keep SIGINT ignored: a Ctrl-C at the terminal reaches the
     whole process group, and it is the parent's to handle. It cancels the work and closes
-    the cluster; a worker killed mid-task would instead leave its task hanging.
+    the cluster; a worker killed mid-task would instead leave its task hanging. A Ctrl-C
+    in the second or two that a local cluster takes to start is therefore ignored.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
