@@ -114,16 +114,13 @@ def score_cmd(
 
 def _solve_game(task: tuple[Problem, int, str, float]) -> SolutionEntry:
     """Solve one game (a problem and one of its seeds) with the chosen solver."""
-    from snakelab.games.hextris.solver import SEED_PHRASES, solve_champion, solve_seed_method, warm_up
+    from snakelab.games.hextris.solver import SEED_PHRASES, solve_champion, solve_seed_method
 
     prob, seed, agent, seconds = task
     if agent == "seed":
         sol = solve_seed_method(prob, seed, SEED_PHRASES)
     else:
-        # Load the kernels before the clock starts: a fresh Dask worker has no initializer,
-        # and its first game must not spend its seconds on numba's loading.
-        warm_up()
-        sol = solve_champion(prob, seed, seconds, PHRASES)
+        sol = solve_champion(prob, seed, seconds, PHRASES)  # loads its kernels before its clock starts
     return SolutionEntry(prob.id, seed, sol.solution, f"snakelab-{agent}")
 
 
