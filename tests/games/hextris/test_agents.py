@@ -1,11 +1,25 @@
 """The solver ladder: valid, positively scored solutions on small problems, quickly."""
 
+import time
+
 import pytest
 
 from snakelab import make, make_agent
 from snakelab.core.game import Budget
 from snakelab.games.hextris.scoring import PHRASES, score_seed
-from snakelab.games.hextris.solver import SEED_PHRASES, solve_champion, solve_seed_method
+from snakelab.games.hextris.solver import (
+    CHAMPION_WEIGHTS,
+    LOST_WEIGHT,
+    SEED_PHRASES,
+    SEED_WEIGHTS,
+    Solution,
+    _random_passes,
+    beam_plan,
+    embed,
+    prepare,
+    solve_champion,
+    solve_seed_method,
+)
 from snakelab.harness import play
 
 
@@ -42,3 +56,20 @@ def test_champion_respects_phrase_restriction(problems):
     sol = solve_champion(p, 0, 0.5, phrases=("Yuggoth",))
     got = score_seed(p, 0, sol.solution, PHRASES)
     assert got.error is None and set(got.reps) <= {"Yuggoth", "Ei!"}  # "ei!" could only appear by chance
+
+
+def test_random_weight_passes_only_improve_and_their_scores_are_exact(problems):
+    p = problems[15]
+    seed = p.source_seeds[0]
+    prep = prepare(p)
+    # A weak start (the seed team's weights, width 1) that random draws beat within seconds.
+    plan = beam_plan(prep, seed, 1, SEED_WEIGHTS)
+    text = embed(prep, seed, plan, PHRASES, None, 1, overlaps=True)
+    start = Solution(text, score_seed(p, seed, text).score, 1, 0.0)
+    deadline = time.monotonic() + 3.0
+    got = _random_passes(
+        prep, seed, start, (len(plan.targets), plan.move_score), CHAMPION_WEIGHTS, LOST_WEIGHT, deadline, PHRASES, 1
+    )
+    assert time.monotonic() < deadline + 2.0  # the deadline holds, with slack for a loaded machine
+    assert got.score > start.score and got.width == 8
+    assert score_seed(p, seed, got.solution).score == got.score
