@@ -120,7 +120,7 @@ def _solve_game(task: tuple[Problem, int, str, float]) -> SolutionEntry:
     if agent == "seed":
         sol = solve_seed_method(prob, seed, SEED_PHRASES)
     else:
-        sol = solve_champion(prob, seed, seconds, PHRASES)  # loads its kernels before its clock starts
+        sol = solve_champion(prob, seed, seconds, PHRASES)
     return SolutionEntry(prob.id, seed, sol.solution, f"snakelab-{agent}")
 
 
