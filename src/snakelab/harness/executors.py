@@ -131,6 +131,9 @@ def dask_executor(address: str | None, jobs: int = 0, *, timeout_s: float = 10.0
                     threads_per_worker=1,
                     processes=True,
                     dashboard_address=None,
+                    # The scheduler serves HTTP even without a dashboard, by default at
+                    # port 8787; a free port instead lets two clusters start side by side.
+                    scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
                     silence_logs=logging.CRITICAL,  # task errors reach the client; worker logs are shutdown noise
                 )
         except Exception as exc:  # Dask raises many kinds; report any as one error.
