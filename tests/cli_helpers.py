@@ -1,7 +1,10 @@
 """Run the real ``snakelab`` entry point in a subprocess (one-line errors, exit codes)."""
 
+import os
+import signal
 import subprocess
 import sys
+import time
 
 
 def run_snakelab(*args, stdin=None, cwd=None, timeout=300):
@@ -15,3 +18,31 @@ def run_snakelab(*args, stdin=None, cwd=None, timeout=300):
         cwd=cwd,
         timeout=timeout,
     )
+
+
+def interrupt_snakelab(*args, ready, what, timeout=120):
+    """Start ``snakelab ARGS...`` in its own session, wait until ``ready()``, then Ctrl-C it.
+
+    The SIGINT goes to the whole process group, as a terminal's Ctrl-C does. Returns the
+    finished process and its standard error; the group is killed if it outlives the test.
+    ``what`` names what ``ready`` waits for, for the failure message.
+    """
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from snakelab.cli import main; main()", *map(str, args)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + timeout
+        while not ready():
+            assert proc.poll() is None, proc.communicate()[1]
+            assert time.monotonic() < deadline, f"{what} not within {timeout} s"
+            time.sleep(0.02)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    return proc, err

@@ -1,7 +1,5 @@
 import os
 import signal
-import subprocess
-import sys
 import time
 
 import pytest
@@ -10,6 +8,7 @@ from snakelab.cli.common import make_executor, run_matches
 from snakelab.core.errors import ConfigError, SnakelabError
 from snakelab.harness import MatchSpec, match_seeds, run_many
 from snakelab.harness.executors import DaskExecutor, ExecutorError, dask_executor
+from tests.cli_helpers import interrupt_snakelab
 
 
 def _specs(n):
@@ -64,42 +63,22 @@ def test_ctrl_c_on_a_dask_local_run_stops_it_and_leaves_no_process(tmp_path):
     # tasks whose workers are gone (which used to hang).
     ck = tmp_path / "ck.jsonl"
     args = ["blind", "sweep", "--strategy", "dynamic-zigzag", "--max-area", "300000", "--jobs", "2", "--chunks", "400"]
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "from snakelab.cli import main; main()",
-            *args,
-            "--executor",
-            "dask-local",
-            "--checkpoint",
-            str(ck),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
+    proc, err = interrupt_snakelab(
+        *args,
+        *("--executor", "dask-local", "--checkpoint", ck),
+        ready=lambda: ck.exists() and ck.read_text().count("\n") >= 2,
+        what="two chunks finished",
     )
-    try:
-        deadline = time.monotonic() + 120
-        while not (ck.exists() and ck.read_text().count("\n") >= 2):
-            assert proc.poll() is None, proc.communicate()[1]
-            assert time.monotonic() < deadline, "no chunk finished within 120 s"
-            time.sleep(0.05)
-        os.killpg(proc.pid, signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
-        assert proc.returncode == 130, err
-        assert "interrupted; finished chunks are kept" in err and "Traceback" not in err
-        # Every process of the group (the workers, their nannies) is gone as well.
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                os.killpg(proc.pid, 0)
-            except ProcessLookupError:
-                break
-            time.sleep(0.1)
-        else:
-            pytest.fail("processes of the interrupted run are still alive")
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "interrupted; finished chunks are kept" in err and "Traceback" not in err
+    # Every process of the group (the workers, their nannies) is gone as well.
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        os.killpg(proc.pid, signal.SIGKILL)
+        pytest.fail("processes of the interrupted run are still alive")

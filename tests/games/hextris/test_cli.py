@@ -1,16 +1,14 @@
 """``snakelab hextris`` verbs and the ``play_icfp2015`` contest program, run as a user would."""
 
 import json
-import os
-import signal
 import subprocess
 import sys
-import time
 
 import pytest
 from typer.testing import CliRunner
 
 from snakelab.cli import app
+from tests.cli_helpers import interrupt_snakelab
 
 from .conftest import PROBLEMS, VECTORS
 
@@ -204,29 +202,16 @@ def test_solve_resume_keeps_what_is_written(tmp_path, problems):
     assert out.read_text() == before
 
 
+def _solved_11(out):
+    return out.exists() and len(_games(out)) == 5  # problem 11's five games, written
+
+
 def test_solve_ctrl_c_keeps_finished_games(tmp_path):
     out = tmp_path / "sol.json"
     # Problem 11's five games take milliseconds, problem 24's one game seconds: Ctrl-C during
     # that one lets it finish and leaves problem 14 unsolved.
-    args = ["hextris", "solve", "11", "24", "14", "-a", "seed", "-o", str(out), "--problems", str(PROBLEMS)]
-    proc = subprocess.Popen(
-        [sys.executable, "-c", "from snakelab.cli import main; main()", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    try:
-        deadline = time.monotonic() + 120
-        while not (out.exists() and len(_games(out)) == 5):
-            assert proc.poll() is None, proc.communicate()[1]
-            assert time.monotonic() < deadline, "problem 11 not solved within 120 s"
-            time.sleep(0.02)
-        os.killpg(proc.pid, signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+    args = ["hextris", "solve", "11", "24", "14", "-a", "seed", "-o", out, "--problems", PROBLEMS]
+    proc, err = interrupt_snakelab(*args, ready=lambda: _solved_11(out), what="problem 11 solved")
     assert proc.returncode == 130, err
     assert "stopping after the games in progress" in err and "Traceback" not in err
     assert "6 of 7 games are in" in err and "--resume" in err
@@ -236,25 +221,10 @@ def test_solve_ctrl_c_keeps_finished_games(tmp_path):
 
 def test_solve_ctrl_c_on_a_dask_cluster_keeps_finished_games_and_drops_the_rest(tmp_path):
     out = tmp_path / "sol.json"
-    args = ["hextris", "solve", "11", "24", "14", "-a", "seed", "-o", str(out), "--problems", str(PROBLEMS)]
-    proc = subprocess.Popen(
-        [sys.executable, "-c", "from snakelab.cli import main; main()", *args, "--executor", "dask-local"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
+    args = ["hextris", "solve", "11", "24", "14", "-a", "seed", "-o", out, "--problems", PROBLEMS]
+    proc, err = interrupt_snakelab(
+        *args, "--executor", "dask-local", ready=lambda: _solved_11(out), what="problem 11 solved"
     )
-    try:
-        deadline = time.monotonic() + 120
-        while not (out.exists() and len(_games(out)) == 5):
-            assert proc.poll() is None, proc.communicate()[1]
-            assert time.monotonic() < deadline, "problem 11 not solved within 120 s"
-            time.sleep(0.02)
-        os.killpg(proc.pid, signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 130, err
     assert "games still on the cluster are dropped" in err and "Traceback" not in err
     assert "5 of 7 games are in" in err
