@@ -12,7 +12,7 @@ from snakelab.core.errors import ConfigError
 from snakelab.core.game import BaseAgent
 from snakelab.games.arena.agents import greedy_move
 from snakelab.harness import play
-from snakelab.harness.bots import BotAgent, bot_command, processes_in_group
+from snakelab.harness.bots import BotAgent, BotProcess, bot_command, processes_in_group
 
 BOTS = Path(__file__).parents[1] / "games" / "arena" / "bots"
 GAME = "arena(game_width=16,game_height=16,duration=1,speed=20)"  # 50 steps
@@ -109,6 +109,20 @@ def test_closed_stdin_counts_as_a_crash(tmp_path):
     assert len(kinds(events, 0, "crash")) == 1 and res.steps == 50
     assert any("standard input" in f.get("reason", "") for f in closer.faults)
     assert_gone(closer)
+
+
+def test_bot_that_exits_unread_is_reported_by_its_exit_status(tmp_path):
+    # It never reads: the writer blocks on a full pipe, and its write fails when the bot exits.
+    proc = BotProcess([sys.executable, "-c", "import time; time.sleep(0.5)"], tmp_path / "l", tmp_path / "e")
+    try:
+        for _ in range(300):
+            proc.send(["x" * 1000])
+        assert proc.wait_exit(10)
+        proc._writer.join(timeout=5)
+        assert not proc._writer.is_alive()
+        assert proc.exit_reason() == "exited with code 0"
+    finally:
+        proc.close()
 
 
 def test_garbage_answers_are_invalid_moves(tmp_path):
