@@ -23,7 +23,9 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
-    rich_markup_mode="rich",
+    # Markdown: docstring paragraphs are reflowed to the terminal's width (in "rich" mode
+    # their line breaks are kept, which leaves ragged help), and ``x`` reads as code.
+    rich_markup_mode="markdown",
 )
 
 
@@ -59,7 +61,7 @@ def _mount() -> None:
             app.add_typer(sub, name=name)
             cmds = [c.name or (c.callback.__name__ if c.callback else "") for c in sub.registered_commands]
             cmds += [f"{g.name} …" for g in sub.registered_groups if g.name]
-            verbs.append(f"[bold]{name}[/]: " + ", ".join(sorted(cmds)))
+            verbs.append(f"**{name}**: " + ", ".join(sorted(cmds)))
     app.info.epilog = "Games and verbs:\n\n" + "\n\n".join(verbs)
 
 
