@@ -15,6 +15,14 @@ def test_help_lists_games_and_verbs():
     assert r.exit_code == 0 and "classic" in r.output and "bench" in r.output and "replay" in r.output
 
 
+def test_help_paragraphs_are_reflowed_to_the_terminal():
+    # The judge's second paragraph spans three source lines; on a wide terminal it is one.
+    r = runner.invoke(app, ["snakgame", "judge", "--help"], env={"COLUMNS": "250"})
+    assert r.exit_code == 0
+    line = next(ln for ln in r.output.splitlines() if "Example:" in ln)
+    assert "exit code is then 1." in line and "[bold]" not in r.output
+
+
 def test_bench__json_keys():
     r = runner.invoke(
         app, ["classic", "bench", "--agent", "hamilton", "-W", "4", "-H", "4", "-n", "6", "-j", "1", "--json"]
