@@ -270,16 +270,9 @@ class BotProcess:
             except (BrokenPipeError, OSError, ValueError):
                 # A write also fails once the bot has exited (a bot that never reads, say,
                 # blocked on a full pipe until then): its exit status is the better reason.
-                if not self._killed and not self._exited(0.5):
+                if not self._killed and not self.wait_exit(0.5):
                     self._set_fault("closed its standard input")
                 break
-
-    def _exited(self, timeout_s: float) -> bool:
-        try:
-            self.proc.wait(timeout=timeout_s)
-        except subprocess.TimeoutExpired:
-            return False
-        return True
 
     def _set_fault(self, reason: str) -> None:
         with self._cond:
