@@ -12,6 +12,14 @@ few knots and keeps the change when the score does not rise.
     .venv/bin/python benchmarks/blind_tune.py --seconds 1700 --seed 6
     .venv/bin/python benchmarks/blind_tune.py --seconds 660 --seed 10 --start "0.03,0.23,…" --extra bad.txt
 
+With ``--sweeps M`` the walk also stops after the segments 16·1.4^i for a boustrophedon
+sweep, as ``sweeping-zigzag`` does (segments become ⌊w/2⌉ R D pairs and an extra R), and
+the candidate gains M more knots: the sweep's extra passes as a fraction η of the segment
+index, piecewise linear in log j between segments 16 and 8000 (clipped to 0..0.2; the
+ninth round of ``docs/blind.md``):
+
+    .venv/bin/python benchmarks/blind_tune.py --seconds 1800 --seed 1 --sweeps 5
+
 Every improvement is printed as a ``--start`` argument, so an interrupted climb (Ctrl-C)
 resumes from its last line. The champion's knots came from three such climbs with two
 rounds of ``--extra`` grids, each candidate then checked by a full sweep.
@@ -28,12 +36,15 @@ import numpy as np
 
 from snakelab.core.errors import ConfigError
 from snakelab.games.blind import champion
+from snakelab.games.blind._jit import jit
+from snakelab.games.blind.champion import _pairs, _run
 from snakelab.games.blind.evaluate import RunTable, fast_covers
-from snakelab.games.blind.strategies import zigzag_lengths_array
+from snakelab.games.blind.strategies import D, L, R, U, zigzag_lengths_array
 from snakelab.games.blind.sweep import grids_of, read_grids
 
 N = 1_000_000
 CAP = 12.8  # ratios above this count as uncovered (scored 99): far worse than any candidate
+SWEEP_SPAN = (16, 8000)  # segments over which the sweep knots are spread (log-spaced)
 
 
 def grid_set(seed: int, extra: Path | None) -> tuple[np.ndarray, np.ndarray]:
@@ -63,10 +74,51 @@ def grid_set(seed: int, extra: Path | None) -> tuple[np.ndarray, np.ndarray]:
     return w, h
 
 
-def score(knots: np.ndarray, w: np.ndarray, h: np.ndarray) -> tuple[float, tuple[int, int]]:
+def sweep_passes(eta_knots: np.ndarray, count: int) -> np.ndarray:
+    """Passes after each segment: 1, or 2⌈η(j)·j/2⌉ + 1 after the segments 16·1.4^i."""
+    passes = np.ones(count, np.int64)
+    knots = np.linspace(math.log(SWEEP_SPAN[0]), math.log(SWEEP_SPAN[1]), eta_knots.size)
+    nxt = float(SWEEP_SPAN[0])
+    for j in range(1, count):
+        if j >= nxt:
+            while nxt <= j:
+                nxt *= 1.4
+            eta = float(np.clip(np.interp(math.log(j), knots, eta_knots), 0.0, 0.2))
+            passes[j] = 2 * math.ceil(eta * j / 2) + 1
+    return passes
+
+
+@jit
+def sweeping_walk(n: int, pairs: np.ndarray, passes: np.ndarray) -> np.ndarray:
+    """Segment j: ``pairs[j]`` R D pairs, then an extra R, or a sweep of ``passes[j]`` passes."""
+    out = np.empty(n, np.uint8)
+    i = 0
+    for j in range(pairs.shape[0]):
+        if i >= n:
+            break
+        i = _pairs(out, i, pairs[j], R, D)
+        if passes[j] > 1:
+            for p in range(1, passes[j]):
+                i = _run(out, i, 2, R)
+                i = _pairs(out, i, pairs[j], U, L) if p % 2 else _pairs(out, i, pairs[j], R, D)
+            i = _run(out, i, 2 * passes[j] - 3, L)
+        else:
+            i = _run(out, i, 1, R)
+    return out[:i]
+
+
+def walk(knots: np.ndarray, sweeps: int, n: int) -> np.ndarray:
+    """The candidate's first n moves: the length knots, then ``sweeps`` sweep knots."""
+    if sweeps == 0:
+        return zigzag_lengths_array(n, champion.scaled_lengths(knots, 0, champion.TUNED_SPAN))
+    lengths = champion.scaled_lengths(knots[:-sweeps], 0, SWEEP_SPAN[1])
+    pairs = np.maximum(1, np.round(lengths / 2)).astype(np.int64)
+    return sweeping_walk(n, pairs, sweep_passes(knots[-sweeps:], pairs.size))
+
+
+def score(knots: np.ndarray, sweeps: int, w: np.ndarray, h: np.ndarray) -> tuple[float, tuple[int, int]]:
     """The worst exact ratio over the grid set, and where."""
-    moves = zigzag_lengths_array(int(CAP * N) + 1, champion.scaled_lengths(knots, 0, champion.TUNED_SPAN))
-    covers = fast_covers(RunTable(moves), w, h, CAP)
+    covers = fast_covers(RunTable(walk(knots, sweeps, int(CAP * N) + 1)), w, h, CAP)
     ratio = np.where(covers < 0, 99.0, covers / (w * h))
     i = int(np.argmax(ratio))
     return float(ratio[i]), (int(w[i]), int(h[i]))
@@ -80,21 +132,32 @@ def main() -> None:
     ap.add_argument("--start", default="", help="comma-separated log-factors (default: all 0 = ramp-zigzag)")
     ap.add_argument("--knots", type=int, default=len(champion.TUNED_LOG_FACTORS))
     ap.add_argument("--extra", type=Path, default=None, help="file of 'A B' lines added to the set")
+    ap.add_argument("--sweeps", type=int, default=0, help="knots of sweep strength η (0: no sweeps)")
     args = ap.parse_args()
     try:
         w, h = grid_set(args.set_seed, args.extra)
     except ConfigError as err:
         raise SystemExit(str(err)) from None
-    knots = np.array([float(v) for v in args.start.split(",")]) if args.start else np.zeros(args.knots)
+    if args.sweeps < 0:
+        raise SystemExit(f"--sweeps must be 0 or more, got {args.sweeps}")
+    knots = (
+        np.array([float(v) for v in args.start.split(",")])
+        if args.start
+        else np.concatenate([np.zeros(args.knots), np.full(args.sweeps, 0.03)])
+    )
+    if knots.size <= args.sweeps:
+        raise SystemExit(f"--start needs more than {args.sweeps} values, got {knots.size}")
     rng = np.random.default_rng(args.seed)
     t0 = time.perf_counter()
-    best, at = score(knots, w, h)
+    best, at = score(knots, args.sweeps, w, h)
     print(f"{len(w):,} grids; start {best:.4f} at {at[0]}×{at[1]}", flush=True)
     tried = 0
     try:
         while time.perf_counter() - t0 < args.seconds:
             step = rng.normal(0.0, 0.06, knots.size) * (rng.random(knots.size) < 0.35)
-            value, where = score(knots + step, w, h)
+            if args.sweeps:
+                step[-args.sweeps :] *= 0.3  # η lives on a smaller scale than the log-factors
+            value, where = score(knots + step, args.sweeps, w, h)
             tried += 1
             if value <= best:
                 knots, best, at = knots + step, value, where
