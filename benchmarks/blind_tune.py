@@ -18,11 +18,16 @@ the candidate gains M more knots: the sweep's extra passes as a fraction η of t
 index, piecewise linear in log j between segments 16 and 8000 (clipped to 0..0.2; the
 ninth round of ``docs/blind.md``):
 
-    .venv/bin/python benchmarks/blind_tune.py --seconds 1800 --seed 1 --sweeps 5
+    .venv/bin/python benchmarks/blind_tune.py --seconds 1800 --seed 1 --sweeps 5 \
+        --start "<TUNED_LOG_FACTORS>,0.03,0.03,0.03,0.03,0.03"
 
-Every improvement is printed as a ``--start`` argument, so an interrupted climb (Ctrl-C)
-resumes from its last line. The champion's knots came from three such climbs with two
-rounds of ``--extra`` grids, each candidate then checked by a full sweep.
+Every improvement is printed as a ``--start`` argument (to 6 digits: rounded to 3
+decimals, the best knots of one climb scored 0.3 worse), so an interrupted climb (Ctrl-C)
+resumes from its last line. ``--moves-out FILE`` writes the best walk's first 14·10^6
+moves as a move file, which ``snakelab blind sweep --strategy "file(path=FILE)"`` sweeps
+over every grid (``--seconds 0`` only writes the ``--start`` walk). The champion's knots
+came from three such climbs with two rounds of ``--extra`` grids, each candidate then
+checked by a full sweep.
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ from snakelab.games.blind import champion
 from snakelab.games.blind._jit import jit
 from snakelab.games.blind.champion import _pairs, _run
 from snakelab.games.blind.evaluate import RunTable, fast_covers
-from snakelab.games.blind.strategies import D, L, R, U, zigzag_lengths_array
+from snakelab.games.blind.strategies import D, L, R, U, letters, zigzag_lengths_array
 from snakelab.games.blind.sweep import grids_of, read_grids
 
 N = 1_000_000
@@ -133,6 +138,7 @@ def main() -> None:
     ap.add_argument("--knots", type=int, default=len(champion.TUNED_LOG_FACTORS))
     ap.add_argument("--extra", type=Path, default=None, help="file of 'A B' lines added to the set")
     ap.add_argument("--sweeps", type=int, default=0, help="knots of sweep strength η (0: no sweeps)")
+    ap.add_argument("--moves-out", type=Path, default=None, help="write the best walk as a move file")
     args = ap.parse_args()
     try:
         w, h = grid_set(args.set_seed, args.extra)
@@ -161,11 +167,14 @@ def main() -> None:
             tried += 1
             if value <= best:
                 knots, best, at = knots + step, value, where
-                print(f"{best:.4f} at {at[0]}×{at[1]}  --start {','.join(f'{v:.3f}' for v in knots)}", flush=True)
+                print(f"{best:.4f} at {at[0]}×{at[1]}  --start {','.join(f'{v:.6g}' for v in knots)}", flush=True)
     except KeyboardInterrupt:
         print("interrupted")
     print(f"{tried} candidates in {time.perf_counter() - t0:.0f} s; best {best:.4f} at {at[0]}×{at[1]}")
-    print("--start " + ",".join(f"{v:.3f}" for v in knots))
+    print("--start " + ",".join(f"{v:.6g}" for v in knots))
+    if args.moves_out is not None:
+        args.moves_out.write_text(letters(walk(knots, args.sweeps, 14 * N + 1)) + "\n")
+        print(f"wrote {args.moves_out}")
 
 
 if __name__ == "__main__":
