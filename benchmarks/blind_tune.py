@@ -42,9 +42,9 @@ import numpy as np
 from snakelab.core.errors import ConfigError
 from snakelab.games.blind import champion
 from snakelab.games.blind._jit import jit
-from snakelab.games.blind.champion import _pairs, _run
+from snakelab.games.blind.champion import _pairs, _run, sweep_moves
 from snakelab.games.blind.evaluate import RunTable, fast_covers
-from snakelab.games.blind.strategies import D, L, R, U, letters, zigzag_lengths_array
+from snakelab.games.blind.strategies import D, R, letters, zigzag_lengths_array
 from snakelab.games.blind.sweep import grids_of, read_grids
 
 N = 1_000_000
@@ -102,13 +102,7 @@ def sweeping_walk(n: int, pairs: np.ndarray, passes: np.ndarray) -> np.ndarray:
         if i >= n:
             break
         i = _pairs(out, i, pairs[j], R, D)
-        if passes[j] > 1:
-            for p in range(1, passes[j]):
-                i = _run(out, i, 2, R)
-                i = _pairs(out, i, pairs[j], U, L) if p % 2 else _pairs(out, i, pairs[j], R, D)
-            i = _run(out, i, 2 * passes[j] - 3, L)
-        else:
-            i = _run(out, i, 1, R)
+        i = sweep_moves(out, i, pairs[j], passes[j]) if passes[j] > 1 else _run(out, i, 1, R)
     return out[:i]
 
 

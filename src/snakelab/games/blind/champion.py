@@ -275,13 +275,7 @@ def _sweeping_array(n: int, thresholds: np.ndarray, lam: float, eta: float) -> M
     while i < n:
         i = _pairs(out, i, u, R, D)
         passes = 2 * math.ceil(eta * j / 2) + 1 if sweep else 1
-        if passes > 1:
-            for p in range(1, passes):
-                i = _run(out, i, 2, R)
-                i = _pairs(out, i, u, U, L) if p % 2 else _pairs(out, i, u, R, D)
-            i = _run(out, i, 2 * passes - 3, L)
-        else:
-            i = _run(out, i, 1, R)
+        i = sweep_moves(out, i, u, passes) if passes > 1 else _run(out, i, 1, R)
         sweep = False
         j += 1
         while nth < thresholds.shape[0] and thresholds[nth] <= j:
@@ -294,6 +288,20 @@ def _sweeping_array(n: int, thresholds: np.ndarray, lam: float, eta: float) -> M
                 nxt *= lam
             sweep = True
     return out
+
+
+@jit
+def sweep_moves(out: Moves, i: int, u: int, passes: int) -> int:
+    """After a segment of u R D pairs, write a sweep: ``passes − 1`` more passes, then the L run.
+
+    Each pass starts with two R; the passes go down (U L pairs) and up (R D pairs) in
+    turn, and the L run of ``2·passes − 3`` moves brings the walk back above the end of
+    the first pass. Writes as far as ``out`` goes; returns the new position.
+    """
+    for p in range(1, passes):
+        i = _run(out, i, 2, R)
+        i = _pairs(out, i, u, U, L) if p % 2 else _pairs(out, i, u, R, D)
+    return _run(out, i, 2 * passes - 3, L)
 
 
 @jit
