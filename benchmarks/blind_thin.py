@@ -8,8 +8,8 @@ laps) about
 
     S · (1 − 2/a)^(a·r/2)  ≈  S · e^(−r)
 
-cells would be unvisited. This script follows the first visit of every cell (a plain
-vectorised simulation, exact) and prints the unvisited counts at r = 2, 4, 6, 8, 10
+cells would be unvisited. This script follows the first visit of every cell (the trace
+view's ``first_visits``, exact) and prints the unvisited counts at r = 2, 4, 6, 8, 10
 beside that model, then the last clump: the cells first visited at the very end, and
 since when they have waited. With ``--sides`` it also prints, per short side a, the worst
 exact ratio (fast evaluator) over every a×B and B×a grid per decade of S.
@@ -27,23 +27,14 @@ import numpy as np
 
 from snakelab.core.errors import ConfigError
 from snakelab.games.blind.evaluate import RunTable, fast_covers
-from snakelab.games.blind.strategies import D, L, R, U, make_strategy
+from snakelab.games.blind.render import first_visits
+from snakelab.games.blind.strategies import make_strategy
 
 GRIDS = ("5x122425", "46893x21", "8x87345", "31x31324", "12x82882", "53466x17")
 """Thin grids that tuned-zigzag covers late (its worst per short side in a full sweep at 10^6)."""
 
 RATIOS = (2, 4, 6, 8, 10)
 DECADES = (10**3, 10**4, 10**5, 10**6)
-
-
-def first_visits(moves: np.ndarray, width: int, height: int) -> np.ndarray:
-    """First-visit time of every cell (``width·height`` entries, −1 if never visited)."""
-    x = np.concatenate(([0], np.cumsum((moves == R).astype(np.int64) - (moves == L)))) % width
-    y = np.concatenate(([0], np.cumsum((moves == D).astype(np.int64) - (moves == U)))) % height
-    first = np.full(width * height, -1, np.int64)
-    cells, times = np.unique(x * height + y, return_index=True)
-    first[cells] = times
-    return first
 
 
 def parse_grid(text: str) -> tuple[int, int]:
@@ -71,12 +62,11 @@ def main() -> None:
         raise SystemExit(str(err)) from None
     if any(a < 1 for a in args.sides):
         raise SystemExit(f"--sides must be positive, got {args.sides}")
-    moves = strategy.moves_array(int(args.cap * max([a * b for a, b in grids] + [DECADES[-1]])) + 1)
     print(f"{args.strategy}: cells unvisited after r·S moves, exact / model S·(1 − 2/a)^(a·r/2)")
     print(f"{'grid':>12} {'ratio':>6}  " + "  ".join(f"{'r = ' + str(r):>17}" for r in RATIOS) + "   last clump")
     for a, b in grids:
         s = a * b
-        first = first_visits(moves[: int(args.cap * s)], a, b)
+        first = first_visits(strategy, a, b, int(args.cap * s)).ravel()
         short = min(a, b)
         if (first < 0).any():
             print(f"{a}x{b}: not covered within {args.cap}·S")
@@ -90,7 +80,7 @@ def main() -> None:
         where = f"{clump} cells wait from {times[-clump - 1] / s:.2f}·S"
         print(f"{a:>5}x{b:<6} {cover / s:6.2f}  " + "  ".join(cols) + f"   {where}")
     if args.sides:
-        decade_table(moves, args.sides, args.cap)
+        decade_table(strategy.moves_array(int(args.cap * DECADES[-1]) + 1), args.sides, args.cap)
 
 
 def decade_table(moves: np.ndarray, sides: list[int], cap: float) -> None:

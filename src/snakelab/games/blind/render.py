@@ -12,7 +12,7 @@ from rich.text import Text
 
 from snakelab.core.errors import ConfigError
 from snakelab.games.blind.rules import State
-from snakelab.games.blind.strategies import Strategy
+from snakelab.games.blind.strategies import D, L, R, Strategy, U
 
 TRACE_MAX_AREA = 10_000
 """Largest torus the trace view draws (the seed's visualisation threshold)."""
@@ -46,22 +46,13 @@ def to_rich(state: State) -> Text:
 
 def first_visits(strategy: Strategy, width: int, height: int, max_moves: int) -> np.ndarray:
     """Move at which each cell is first visited (-1 if not within ``max_moves``), as [y, x]."""
-    first = np.full((height, width), -1, np.int64)
-    first[0, 0] = 0
-    left = width * height - 1
-    x = y = 0
     codes = strategy.moves_array(max_moves)
-    dx = (1, 0, -1, 0)
-    dy = (0, 1, 0, -1)
-    for t, code in enumerate(codes.tolist(), start=1):
-        if left == 0:
-            break
-        x = (x + dx[code]) % width
-        y = (y + dy[code]) % height
-        if first[y, x] < 0:
-            first[y, x] = t
-            left -= 1
-    return first
+    x = np.concatenate(([0], np.cumsum((codes == R).astype(np.int64) - (codes == L)))) % width
+    y = np.concatenate(([0], np.cumsum((codes == D).astype(np.int64) - (codes == U)))) % height
+    first = np.full(height * width, -1, np.int64)
+    cells, times = np.unique(y * width + x, return_index=True)  # index of each cell's first visit
+    first[cells] = times
+    return first.reshape(height, width)
 
 
 def trace(strategy: Strategy, width: int, height: int, *, max_ratio: float = 35.0) -> Text:
