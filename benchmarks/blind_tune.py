@@ -6,8 +6,12 @@ a fixed set of about 250,000 grids: every grid with S ≤ 10^4 and, up to S ≤ 
 families that limit the zig-zag — resonant rectangles a·A − b·B = r (a, b ≤ 12, |r| ≤ 3,
 both orientations), thin grids (one side ≤ 40), multiples (g·a)×(g·b) of small shapes and
 the squares 100..1000 — plus, with ``--extra``, grids from earlier full sweeps (a text
-file of ``A B`` lines, e.g. every grid a candidate left above 10.8). Each step perturbs a
-few knots and keeps the change when the score does not rise.
+file of ``A B`` lines, e.g. every grid a candidate left above 10.8) and, with
+``--long-classes K``, K grids drawn from those with gcd ≥ 12 and 10^5 < S ≤ 10^6 (many long
+diagonal classes, which the multiples of small shapes sample only thinly). Each step
+perturbs a few knots and keeps the change when the score does not rise. A candidate is
+scored on ``--threads`` threads (default 2), the grids worst-first, and rejected as soon
+as the worst 3,000 of the last accepted candidate already score above it.
 
     .venv/bin/python benchmarks/blind_tune.py --seconds 1700 --seed 6
     .venv/bin/python benchmarks/blind_tune.py --seconds 660 --seed 10 --start "0.03,0.23,…" --extra bad.txt
@@ -25,7 +29,9 @@ Every improvement is printed as a ``--start`` argument (to 6 digits: rounded to 
 decimals, the best knots of one climb scored 0.3 worse), so an interrupted climb (Ctrl-C)
 resumes from its last line. ``--moves-out FILE`` writes the best walk's first 14·10^6
 moves as a move file, which ``snakelab blind sweep --strategy "file(path=FILE)"`` sweeps
-over every grid (``--seconds 0`` only writes the ``--start`` walk). The champion's knots
+over every grid (``--seconds 0`` only writes the ``--start`` walk). ``--collect R`` instead
+writes every grid S ≤ 10^6 on which the ``--start`` walk's ratio is ≥ R (exact, minutes) to
+``--collect-out``: the ``--extra`` file of the next round. The champion's knots
 came from three such climbs with two rounds of ``--extra`` grids, each candidate then
 checked by a full sweep.
 """
@@ -35,6 +41,7 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -45,14 +52,14 @@ from snakelab.games.blind._jit import jit
 from snakelab.games.blind.champion import _pairs, _run, sweep_moves
 from snakelab.games.blind.evaluate import RunTable, fast_covers
 from snakelab.games.blind.strategies import D, R, letters, zigzag_lengths_array
-from snakelab.games.blind.sweep import grids_of, read_grids
+from snakelab.games.blind.sweep import grids_of, make_chunks, read_grids, write_grids
 
 N = 1_000_000
 CAP = 12.8  # ratios above this count as uncovered (scored 99): far worse than any candidate
 SWEEP_SPAN = (16, 8000)  # segments over which the sweep knots are spread (log-spaced)
 
 
-def grid_set(seed: int, extra: Path | None) -> tuple[np.ndarray, np.ndarray]:
+def grid_set(seed: int, extra: Path | None, long_classes: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """The fixed grids a candidate is scored on (see the module docstring)."""
     rng = np.random.default_rng(seed)
     small_w, small_h = grids_of(1, 10**4, 10**4)
@@ -73,10 +80,30 @@ def grid_set(seed: int, extra: Path | None) -> tuple[np.ndarray, np.ndarray]:
             gmax = int(math.sqrt(N / (a * b)))  # multiples of a small shape: long classes
             grids += [(g * a, g * b) for g in rng.integers(2, gmax + 1, min(gmax - 1, 100)).tolist()]
     grids += [(n, n) for n in range(100, 1001)]
+    grids += long_class_sample(rng, long_classes)
     ew, eh = read_grids(extra) if extra is not None else (np.zeros(0, np.int64), np.zeros(0, np.int64))
     w = np.concatenate([small_w, np.array([g[0] for g in grids], np.int64), ew])
     h = np.concatenate([small_h, np.array([g[1] for g in grids], np.int64), eh])
     return w, h
+
+
+def long_class_sample(rng: np.random.Generator, count: int, min_gcd: int = 12) -> list[tuple[int, int]]:
+    """``count`` grids drawn uniformly from those with gcd ≥ ``min_gcd`` and 10^5 < S ≤ 10^6.
+
+    These are the tori of many long diagonal classes (mode 2 of ``docs/blind.md``); the
+    multiples of shapes a, b ≤ 12 above miss most of them (135×6939 is 27·5 × 27·257).
+    """
+    if count <= 0:
+        return []
+    pool = [
+        (g * a, g * b)
+        for g in range(min_gcd, math.isqrt(N) + 1)
+        for a in range(1, N // (g * g) + 1)
+        for b in range(1, N // (g * g * a) + 1)
+        if math.gcd(a, b) == 1 and g * g * a * b > 10**5
+    ]
+    picks = rng.choice(len(pool), min(count, len(pool)), replace=False)
+    return [pool[i] for i in picks.tolist()]
 
 
 def sweep_passes(eta_knots: np.ndarray, count: int) -> np.ndarray:
@@ -115,12 +142,69 @@ def walk(knots: np.ndarray, sweeps: int, n: int) -> np.ndarray:
     return sweeping_walk(n, pairs, sweep_passes(knots[-sweeps:], pairs.size))
 
 
-def score(knots: np.ndarray, sweeps: int, w: np.ndarray, h: np.ndarray) -> tuple[float, tuple[int, int]]:
-    """The worst exact ratio over the grid set, and where."""
-    covers = fast_covers(RunTable(walk(knots, sweeps, int(CAP * N) + 1)), w, h, CAP)
-    ratio = np.where(covers < 0, 99.0, covers / (w * h))
-    i = int(np.argmax(ratio))
-    return float(ratio[i]), (int(w[i]), int(h[i]))
+class Scorer:
+    """The worst exact ratio of a candidate over the grid set, on ``threads`` threads.
+
+    The fast evaluator releases the GIL, so threads share one run table. Grids are
+    scored worst-first (in the order of the last accepted candidate's ratios): once the
+    first ``head`` of them exceed the bound, the candidate is rejected without the rest.
+    """
+
+    def __init__(self, w: np.ndarray, h: np.ndarray, sweeps: int, threads: int, head: int = 3000) -> None:
+        self.w, self.h, self.sweeps, self.head = w, h, sweeps, head
+        self.order = np.arange(w.size)
+        self.pool = ThreadPoolExecutor(threads)
+        self.threads = threads
+
+    def __call__(self, knots: np.ndarray, bound: float = math.inf) -> tuple[float, tuple[int, int]]:
+        """(worst ratio, grid), or a value above ``bound`` as soon as one is found."""
+        table = RunTable(walk(knots, self.sweeps, int(CAP * N) + 1))
+        head, rest = self.order[: self.head], self.order[self.head :]
+        first = self._score(table, head)
+        if first.max() > bound:
+            i = int(head[int(np.argmax(first))])
+            return float(first.max()), (int(self.w[i]), int(self.h[i]))
+        ratio = np.empty(self.w.size)
+        ratio[head] = first
+        ratio[rest] = self._score(table, rest)
+        i = int(np.argmax(ratio))
+        if ratio[i] <= bound:
+            self.order = np.argsort(-ratio, kind="stable")
+        return float(ratio[i]), (int(self.w[i]), int(self.h[i]))
+
+    def _score(self, table: RunTable, idx: np.ndarray) -> np.ndarray:
+        parts = [np.arange(i, idx.size, self.threads) for i in range(self.threads)]
+        out = np.empty(idx.size)
+
+        def run(p: np.ndarray) -> np.ndarray:
+            sel = idx[p]
+            return fast_covers(table, self.w[sel], self.h[sel], CAP)
+
+        for p, covers in zip(parts, self.pool.map(run, parts), strict=True):
+            sel = idx[p]
+            out[p] = np.where(covers < 0, 99.0, covers / (self.w[sel] * self.h[sel]))
+        return out
+
+
+def collect(knots: np.ndarray, sweeps: int, threshold: float, out: Path, threads: int) -> None:
+    """Write every grid S ≤ 10^6 on which the walk's ratio is ≥ ``threshold`` (``A B`` lines).
+
+    Exact, over all 13,970,034 grids (minutes): the ``--extra`` file for the next climb.
+    """
+    table = RunTable(walk(knots, sweeps, int(CAP * N) + 1))
+
+    def run(chunk: tuple[int, int]) -> list[tuple[int, int, float]]:
+        w, h = grids_of(chunk[0], chunk[1], N)
+        ratio = np.where((c := fast_covers(table, w, h, CAP)) < 0, 99.0, c / (w * h))
+        keep = np.flatnonzero(ratio >= threshold)
+        return [(int(w[i]), int(h[i]), float(ratio[i])) for i in keep]
+
+    with ThreadPoolExecutor(threads) as pool:
+        found = [g for part in pool.map(run, [(c.lo, c.hi) for c in make_chunks(N, 200)]) for g in part]
+    found.sort(key=lambda g: -g[2])
+    write_grids(out, [(a, b) for a, b, _ in found])
+    top = ", ".join(f"{a}×{b} {r:.4f}" for a, b, r in found[:5])
+    print(f"{len(found):,} grids ≥ {threshold} written to {out}; worst: {top}")
 
 
 def main() -> None:
@@ -133,9 +217,15 @@ def main() -> None:
     ap.add_argument("--extra", type=Path, default=None, help="file of 'A B' lines added to the set")
     ap.add_argument("--sweeps", type=int, default=0, help="knots of sweep strength η (0: no sweeps)")
     ap.add_argument("--moves-out", type=Path, default=None, help="write the best walk as a move file")
+    ap.add_argument("--long-classes", type=int, default=0, help="add this many grids with gcd ≥ 12, S > 10^5")
+    ap.add_argument("--threads", type=int, default=2, help="threads scoring each candidate")
+    ap.add_argument("--collect", type=float, default=None, metavar="R", help="list the --start walk's grids ≥ R")
+    ap.add_argument("--collect-out", type=Path, default=Path("extra.txt"), help="where --collect writes them")
     args = ap.parse_args()
+    if args.long_classes < 0 or args.threads < 1:
+        raise SystemExit("--long-classes must be ≥ 0 and --threads ≥ 1")
     try:
-        w, h = grid_set(args.set_seed, args.extra)
+        w, h = grid_set(args.set_seed, args.extra, args.long_classes)
     except ConfigError as err:
         raise SystemExit(str(err)) from None
     if args.sweeps < 0:
@@ -147,9 +237,13 @@ def main() -> None:
     )
     if knots.size <= args.sweeps:
         raise SystemExit(f"--start needs more than {args.sweeps} values, got {knots.size}")
+    if args.collect is not None:
+        collect(knots, args.sweeps, args.collect, args.collect_out, args.threads)
+        return
     rng = np.random.default_rng(args.seed)
     t0 = time.perf_counter()
-    best, at = score(knots, args.sweeps, w, h)
+    score = Scorer(w, h, args.sweeps, args.threads)
+    best, at = score(knots)
     print(f"{len(w):,} grids; start {best:.4f} at {at[0]}×{at[1]}", flush=True)
     tried = 0
     try:
@@ -157,7 +251,7 @@ def main() -> None:
             step = rng.normal(0.0, 0.06, knots.size) * (rng.random(knots.size) < 0.35)
             if args.sweeps:
                 step[-args.sweeps :] *= 0.3  # η lives on a smaller scale than the log-factors
-            value, where = score(knots + step, args.sweeps, w, h)
+            value, where = score(knots + step, best)
             tried += 1
             if value <= best:
                 knots, best, at = knots + step, value, where
