@@ -25,7 +25,8 @@ ninth round of ``docs/blind.md``):
     .venv/bin/python benchmarks/blind_tune.py --seconds 1800 --seed 1 --sweeps 5 \
         --start "<TUNED_LOG_FACTORS>,0.03,0.03,0.03,0.03,0.03"
 
-Every improvement is printed as a ``--start`` argument (to 6 digits: rounded to 3
+Every improvement is printed as a ``--start`` argument (write it ``--start=…`` when the
+first knot is negative, or argparse takes it for an option; to 6 digits: rounded to 3
 decimals, the best knots of one climb scored 0.3 worse), so an interrupted climb (Ctrl-C)
 resumes from its last line. ``--moves-out FILE`` writes the best walk's first 14·10^6
 moves as a move file, which ``snakelab blind sweep --strategy "file(path=FILE)"`` sweeps
@@ -142,6 +143,11 @@ def walk(knots: np.ndarray, sweeps: int, n: int) -> np.ndarray:
     return sweeping_walk(n, pairs, sweep_passes(knots[-sweeps:], pairs.size))
 
 
+def ratios(covers: np.ndarray, w: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """Cover ratios, grids not covered within the cap scored 99."""
+    return np.where(covers < 0, 99.0, covers / (w * h))
+
+
 class Scorer:
     """The worst exact ratio of a candidate over the grid set, on ``threads`` threads.
 
@@ -182,7 +188,7 @@ class Scorer:
 
         for p, covers in zip(parts, self.pool.map(run, parts), strict=True):
             sel = idx[p]
-            out[p] = np.where(covers < 0, 99.0, covers / (self.w[sel] * self.h[sel]))
+            out[p] = ratios(covers, self.w[sel], self.h[sel])
         return out
 
 
@@ -195,7 +201,7 @@ def collect(knots: np.ndarray, sweeps: int, threshold: float, out: Path, threads
 
     def run(chunk: tuple[int, int]) -> list[tuple[int, int, float]]:
         w, h = grids_of(chunk[0], chunk[1], N)
-        ratio = np.where((c := fast_covers(table, w, h, CAP)) < 0, 99.0, c / (w * h))
+        ratio = ratios(fast_covers(table, w, h, CAP), w, h)
         keep = np.flatnonzero(ratio >= threshold)
         return [(int(w[i]), int(h[i]), float(ratio[i])) for i in keep]
 
@@ -224,10 +230,6 @@ def main() -> None:
     args = ap.parse_args()
     if args.long_classes < 0 or args.threads < 1:
         raise SystemExit("--long-classes must be ≥ 0 and --threads ≥ 1")
-    try:
-        w, h = grid_set(args.set_seed, args.extra, args.long_classes)
-    except ConfigError as err:
-        raise SystemExit(str(err)) from None
     if args.sweeps < 0:
         raise SystemExit(f"--sweeps must be 0 or more, got {args.sweeps}")
     knots = (
@@ -240,6 +242,10 @@ def main() -> None:
     if args.collect is not None:
         collect(knots, args.sweeps, args.collect, args.collect_out, args.threads)
         return
+    try:
+        w, h = grid_set(args.set_seed, args.extra, args.long_classes)
+    except ConfigError as err:
+        raise SystemExit(str(err)) from None
     rng = np.random.default_rng(args.seed)
     t0 = time.perf_counter()
     score = Scorer(w, h, args.sweeps, args.threads)
