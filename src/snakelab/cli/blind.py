@@ -99,7 +99,10 @@ def sweep_cmd(
         False, "--json", help="Print one JSON object: strategy, max_area, grids, worst_ratio, worst_grid, mean_ratio."
     ),
     details: bool = typer.Option(
-        False, "--details", help="With --json: add uncovered, bands, histogram, worst grids and wall_s."
+        False, "--details", help="With --json: add uncovered, bands, histogram, worst grids, ratio map and wall_s."
+    ),
+    plot: Path | None = typer.Option(
+        None, "--plot", help="Also save a PNG: ratio map over A and B, worst and mean per band of S, histogram."
     ),
 ) -> None:
     """Exact worst cover ratio over every grid A·B ≤ N (resumable: Ctrl-C keeps finished chunks)."""
@@ -107,6 +110,10 @@ def sweep_cmd(
 
     try:
         check_options(max_area, cap_ratio, chunks, jobs)  # before --fresh deletes anything
+        if plot is not None:
+            from snakelab.analysis.blind import check_output
+
+            check_output(plot)  # before minutes of sweeping
         spec = _strategy(strategy, k).spec
         ex = make_executor(executor, jobs)
         path = None if no_checkpoint else checkpoint or default_checkpoint(spec, max_area, cap_ratio)
@@ -144,11 +151,19 @@ def sweep_cmd(
         if ex is not None:
             ex.shutdown(cancel_futures=True)
     wall = time.perf_counter() - t0
+    if plot is not None:
+        from snakelab.analysis.blind import plot_sweeps
+
+        try:
+            plot_sweeps([res], plot)
+        except SnakelabError as exc:
+            fail(str(exc))
+        err_console.print(f"plot: {plot}")
     if as_json:
         keys = ["strategy", "max_area", "grids", "worst_ratio", "worst_grid", "mean_ratio"]
         out = {key: res[key] for key in keys}
         if details:
-            extra = ("uncovered", "weighted_mean_ratio", "cap_ratio", "top", "bands", "histogram")
+            extra = ("uncovered", "weighted_mean_ratio", "cap_ratio", "top", "bands", "histogram", "ratio_map")
             out.update({key: res[key] for key in extra})
             out["wall_s"] = round(wall, 2)
         print_json(out)
@@ -186,6 +201,23 @@ def _print_sweep(res: dict[str, Any], top: int, wall: float, path: Path | None) 
     console.print(worst)
     if path is not None:
         console.print(f"checkpoint: {path}")
+
+
+@app.command("sweep-plot")
+def sweep_plot_cmd(
+    reports: list[Path] = typer.Argument(..., help="Sweep reports (`blind sweep ... --json --details > FILE`)."),
+    out: Path = typer.Option(..., "--out", "-o", help="PNG file to write."),
+    title: str | None = typer.Option(None, "--title", help="Figure title (default: the grids swept)."),
+) -> None:
+    """Plot saved sweeps side by side: ratio maps over A and B, worst and mean per band of S, histograms."""
+    from snakelab.analysis.blind import load_report, plot_sweeps
+
+    try:
+        loaded = [load_report(p) for p in reports]
+        plot_sweeps(loaded, out, title)
+    except SnakelabError as exc:
+        fail(str(exc))
+    console.print(f"wrote {out}")
 
 
 @app.command("moves")

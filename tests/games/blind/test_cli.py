@@ -44,6 +44,48 @@ def test_sweep_table_view(tmp_path):
     assert "not covered" in r.stdout and "per band" in r.stdout
 
 
+def test_sweep_plot_from_the_sweep_and_from_saved_reports(tmp_path):
+    png = tmp_path / "k11.png"
+    r = runner.invoke(
+        app,
+        ["blind", "sweep", "-s", "dynamic-zigzag", "-N", "500", "-j", "1", "--no-checkpoint", "--json", "--details",
+         "--plot", str(png)],
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    report = _json(r.stdout)
+    assert report["ratio_map"]["per_decade"] == 8 and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    saved = tmp_path / "k11.json"
+    saved.write_text(json.dumps(report))
+    spiral = tmp_path / "spiral.json"
+    r = runner.invoke(
+        app, ["blind", "sweep", "-s", "spiral", "-N", "300", "-j", "1", "--no-checkpoint", "--json", "--details"]
+    )
+    spiral.write_text(r.stdout)
+    both = tmp_path / "both.png"
+    r = runner.invoke(app, ["blind", "sweep-plot", str(saved), str(spiral), "-o", str(both), "--title", "two"])
+    assert r.exit_code == 0, r.output
+    assert both.stat().st_size > png.stat().st_size  # two maps, one of them with uncovered cells
+
+
+def test_sweep_plot_names_what_is_wrong(tmp_path):
+    plain = tmp_path / "plain.json"
+    plain.write_text(json.dumps({"strategy": "spiral", "max_area": 10, "grids": 27}))
+    garbage = tmp_path / "garbage.json"
+    garbage.write_text("{not json")
+    for args, words in (
+        ([str(tmp_path / "none.json")], "no such file"),
+        ([str(garbage)], "not a JSON sweep report"),
+        ([str(plain)], "missing worst_ratio, worst_grid, bands, histogram, ratio_map"),
+    ):
+        r = _snakelab("blind", "sweep-plot", *args, "-o", str(tmp_path / "x.png"))
+        assert r.returncode != 0 and words in r.stderr and "Traceback" not in r.stderr, r.stderr
+    # A bad --plot path is refused before the sweep runs.
+    r = _snakelab("blind", "sweep", "-s", "spiral", "-N", "10", "--no-checkpoint", "--plot", str(tmp_path / "x.jpg"))
+    assert r.returncode != 0 and "ending in .png" in r.stderr and "worst ratio" not in r.stdout
+    r = _snakelab("blind", "sweep", "-s", "spiral", "-N", "10", "--no-checkpoint", "--plot", str(tmp_path / "no/x.png"))
+    assert r.returncode != 0 and "no folder" in r.stderr
+
+
 def test_show_draws_a_small_torus_and_refuses_a_big_one():
     r = runner.invoke(app, ["blind", "show", "-s", "spiral", "-W", "5", "-H", "4"])
     assert r.exit_code == 0 and "covered after" in r.stdout

@@ -48,6 +48,16 @@ def test_sweep_figures_match_a_direct_evaluation():
     assert sum(b["grids"] for b in res["bands"]) == len(w)
     assert sum(res["histogram"].values()) == len(w)
     assert res["top"][0]["ratio"] == pytest.approx(ratios.max())
+    # The ratio map: every grid in exactly one cell, each cell's maximum that of its grids.
+    per = res["ratio_map"]["per_decade"]
+    cells = {(c[0], c[1]): c for c in res["ratio_map"]["cells"]}
+    ia = np.floor(per * np.log10(w) + 1e-9).astype(int)
+    ib = np.floor(per * np.log10(h) + 1e-9).astype(int)
+    assert sum(c[2] for c in cells.values()) == len(w)
+    for (a, b), (_, _, grids, best, lost) in cells.items():
+        sel = (ia == a) & (ib == b)
+        assert grids == sel.sum() and lost == 0 and best == pytest.approx(ratios[sel].max())
+    assert (ia[i], ib[i]) in cells and cells[ia[i], ib[i]][3] == pytest.approx(ratios[i])
 
 
 @pytest.mark.slow
@@ -60,6 +70,7 @@ def test_dynamic_zigzag_k11_worst_at_1e4():
 def test_uncovered_grids_make_the_worst_ratio_unknown():
     res = run_sweep("zigzag", 200, jobs=1)
     assert res["uncovered"] > 0 and res["worst_ratio"] is None and [3, 3] in res["uncovered_examples"]
+    assert sum(c[4] for c in res["ratio_map"]["cells"]) == res["uncovered"]
 
 
 def test_resume_from_a_checkpoint_gives_the_same_result(tmp_path):
@@ -85,8 +96,43 @@ def test_checkpoint_of_another_sweep_is_refused(tmp_path):
         run_sweep("dynamic-zigzag", 50, jobs=1, checkpoint=path)
 
 
+def test_checkpoint_of_an_older_version_is_refused_by_name(tmp_path):
+    path = tmp_path / "ck.jsonl"
+    run_sweep("spiral", 50, jobs=1, checkpoint=path)
+    lines = path.read_text().splitlines()
+    head = json.loads(lines[0])
+    head["version"] = 1  # chunk summaries of version 1 had no ratio map
+    path.write_text(json.dumps(head) + "\n" + "\n".join(lines[1:]) + "\n")
+    with pytest.raises(SnakelabError, match="another version of snakelab"):
+        run_sweep("spiral", 50, jobs=1, checkpoint=path)
+    path.write_text("[1, 2]\n")
+    with pytest.raises(SnakelabError, match="not a sweep checkpoint"):
+        run_sweep("spiral", 50, jobs=1, checkpoint=path)
+
+
 def test_bad_arguments():
     with pytest.raises(ConfigError, match="max-area"):
         run_sweep("spiral", 0)
     with pytest.raises(ConfigError, match="cap ratio"):
         run_sweep("spiral", 10, cap_ratio=0)
+
+
+def test_plots_refuse_malformed_reports(tmp_path):
+    from snakelab.analysis.blind import check_report, plot_sweeps
+
+    good = run_sweep("dynamic-zigzag(k=5)", 300, jobs=1)
+    assert check_report(good, "r") is good
+    bad_cases = (
+        ({"ratio_map": {"per_decade": 8, "cells": []}}, "non-empty list of cells"),
+        ({"ratio_map": {"per_decade": 8, "cells": [[0, 0, "x", 1.0, 0]]}}, "non-empty list of cells"),
+        ({"bands": [{"s_from": 1}]}, "bands must be a list"),
+        ({"histogram": {"two": 3}}, "histogram must map ratios"),
+        ({"bands": None}, "bands must be a list"),
+    )
+    for change, words in bad_cases:
+        with pytest.raises(ConfigError, match=words):
+            check_report({**good, **change}, "r.json")
+    with pytest.raises(ConfigError, match=r"ending in \.png"):
+        plot_sweeps([good], tmp_path / "x.svg")
+    with pytest.raises(ConfigError, match="no sweep report"):
+        plot_sweeps([], tmp_path / "x.png")

@@ -5,8 +5,9 @@ work of one width is about N²/(2A) bit operations, so small widths get chunks o
 their own). Chunks run on a process pool (or any ``concurrent.futures.Executor``);
 each finished chunk is appended to a checkpoint file at once, so an interrupted sweep
 resumes where it stopped and never loses finished work. Chunk results are small
-mergeable summaries: counts, sums, the worst grids, a ratio histogram and the
-maximum per band of S.
+mergeable summaries: counts, sums, the worst grids, a ratio histogram, the
+maximum per band of S and a ratio map (the maximum per cell of a log-log grid of A
+and B, which shows at a glance where a strategy is weak).
 """
 
 from __future__ import annotations
@@ -29,13 +30,16 @@ from snakelab.games.blind.evaluate import RunTable, check_grid, fast_covers
 from snakelab.games.blind.strategies import make_strategy
 from snakelab.harness.run import worker_count
 
-CHECKPOINT_VERSION = 1
+CHECKPOINT_VERSION = 2
+"""Version 2 added the ratio map to the chunk summaries."""
 TOP = 30
 """Worst grids kept in a summary."""
 BANDS_PER_DECADE = 4
 """Bands of S are ``[10^(i/4), 10^((i+1)/4))``."""
 HIST_STEP = 0.25
 """Width of the ratio histogram bins."""
+MAP_PER_DECADE = 8
+"""Cells of the ratio map are ``10^(i/8) ≤ A < 10^((i+1)/8)`` by the same for B."""
 
 
 def count_grids(max_area: int) -> int:
@@ -153,7 +157,7 @@ def summarise(widths: np.ndarray, heights: np.ndarray, covers: np.ndarray) -> di
     bins = np.floor(r_ok / HIST_STEP).astype(np.int64)
     hist = np.bincount(bins) if bins.size else np.zeros(0, np.int64)
     out["hist"] = {str(i): int(c) for i, c in enumerate(hist) if c}
-    band = np.floor(BANDS_PER_DECADE * np.log10(size) + 1e-9).astype(np.int64)
+    band = _log_bin(size, BANDS_PER_DECADE)
     bands: dict[str, list[Any]] = {}
     for bi in np.unique(band):
         sel = band == bi
@@ -172,7 +176,26 @@ def summarise(widths: np.ndarray, heights: np.ndarray, covers: np.ndarray) -> di
             ]
         bands[str(int(bi))] = entry
     out["bands"] = bands
+    out["map"] = _ratio_map(widths, heights, np.where(ok, ratio, -1.0))
     return out
+
+
+def _log_bin(values: np.ndarray, per_decade: int) -> np.ndarray:
+    # The epsilon keeps exact powers of ten in their own bin despite rounding in log10.
+    return np.floor(per_decade * np.log10(values) + 1e-9).astype(np.int64)
+
+
+def _ratio_map(widths: np.ndarray, heights: np.ndarray, ratio: np.ndarray) -> dict[str, list[Any]]:
+    """Per cell ``"i,j"`` of the log-log map: [grids, max ratio (−1: none covered), uncovered]."""
+    cell = _log_bin(widths, MAP_PER_DECADE) * 1024 + _log_bin(heights, MAP_PER_DECADE)
+    keys, inverse, counts = np.unique(cell, return_inverse=True, return_counts=True)
+    best = np.full(keys.size, -1.0)
+    np.maximum.at(best, inverse, ratio)
+    lost = np.bincount(inverse, weights=(ratio < 0), minlength=keys.size)
+    return {
+        f"{k // 1024},{k % 1024}": [int(c), float(m), int(u)]
+        for k, c, m, u in zip(keys.tolist(), counts.tolist(), best.tolist(), lost.tolist(), strict=True)
+    }
 
 
 def merge(parts: Iterable[dict[str, Any]]) -> dict[str, Any]:
@@ -187,6 +210,7 @@ def merge(parts: Iterable[dict[str, Any]]) -> dict[str, Any]:
         "top": [],
         "hist": {},
         "bands": {},
+        "map": {},
     }
     for p in parts:
         for key in ("grids", "covered", "sum_ratio", "sum_cover", "sum_area"):
@@ -209,6 +233,9 @@ def merge(parts: Iterable[dict[str, Any]]) -> dict[str, Any]:
                 cur[4] + e[4],
                 cur[5] + e[5],
             ]
+        for k, e in p["map"].items():
+            cur = total["map"].get(k)
+            total["map"][k] = list(e) if cur is None else [cur[0] + e[0], max(cur[1], e[1]), cur[2] + e[2]]
     return total
 
 
@@ -237,7 +264,7 @@ def _ignore_sigint() -> None:
 def default_checkpoint(spec: str, max_area: int, cap_ratio: float) -> Path:
     """Where a sweep keeps its finished chunks unless told otherwise."""
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "snakelab" / "blind"
-    key = hashlib.blake2b(f"{spec}|{max_area}|{cap_ratio}".encode(), digest_size=6).hexdigest()
+    key = hashlib.blake2b(f"{spec}|{max_area}|{cap_ratio}|{CHECKPOINT_VERSION}".encode(), digest_size=6).hexdigest()
     safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in spec)
     return base / f"sweep-{safe}-{max_area}-{key}.jsonl"
 
@@ -255,6 +282,12 @@ def _read_checkpoint(path: Path, header: dict[str, Any]) -> dict[int, dict[str, 
         head = json.loads(lines[0])
     except json.JSONDecodeError:
         raise SnakelabError(f"checkpoint {path} is not a sweep checkpoint; delete it or choose another") from None
+    if not isinstance(head, dict) or head.get("kind") != "blind-sweep":
+        raise SnakelabError(f"checkpoint {path} is not a sweep checkpoint; delete it or choose another")
+    if head.get("version") != header["version"]:
+        raise SnakelabError(
+            f"checkpoint {path} was written by another version of snakelab; delete it or start afresh (--fresh)"
+        )
     if head != header:
         raise SnakelabError(
             f"checkpoint {path} belongs to another sweep ({head.get('strategy')}, N={head.get('max_area')}); "
@@ -307,6 +340,15 @@ def finalise(spec: str, max_area: int, cap_ratio: float, total: dict[str, Any]) 
         "top": [{"grid": [t[1], t[2]], "ratio": t[0], "cover": t[3]} for t in top],
         "bands": bands,
         "histogram": hist,
+        "ratio_map": {
+            "per_decade": MAP_PER_DECADE,
+            # [i, j, grids, max ratio or None, uncovered]: widths 10^(i/per_decade) ≤ A < 10^((i+1)/per_decade),
+            # heights likewise with j.
+            "cells": [
+                [*map(int, k.split(",")), e[0], e[1] if e[1] >= 0 else None, e[2]]
+                for k, e in sorted(total["map"].items(), key=lambda kv: tuple(map(int, kv[0].split(","))))
+            ],
+        },
     }
 
 
