@@ -154,8 +154,8 @@ def plot_sweeps(reports: list[dict[str, Any]], path: Path, title: str | None = N
             label = f"{rep.get('uncovered', 'some')} grids uncovered (black)"
         ax.set_title(f"{rep['strategy']}\n{label}", fontsize=9, color=colours[i])
     if mesh is not None:
-        label = f"worst cover / S in the cell (scale turns at {TARGET:g})"
-        fig.colorbar(mesh, ax=fig.axes[:n], shrink=0.85, label=label)
+        scale = f"worst cover / S in the cell (scale turns at {TARGET:g})"
+        fig.colorbar(mesh, ax=fig.axes[:n], shrink=0.85, label=scale)
     bands = fig.add_subplot(band_slot)
     hist = fig.add_subplot(hist_slot)
     for rep, colour in zip(reports, colours, strict=True):
@@ -191,6 +191,6 @@ def plot_sweeps(reports: list[dict[str, Any]], path: Path, title: str | None = N
 
 
 def _worst(report: dict[str, Any]) -> float:
-    """The worst covered ratio of a report (cells of the map, as the worst may be None)."""
+    """The worst covered ratio of a report, from its map (``worst_ratio`` is None when grids were left uncovered)."""
     values = [c[3] for c in report["ratio_map"]["cells"] if c[3] is not None]
     return max(values, default=0.0)

@@ -151,14 +151,6 @@ def sweep_cmd(
         if ex is not None:
             ex.shutdown(cancel_futures=True)
     wall = time.perf_counter() - t0
-    if plot is not None:
-        from snakelab.analysis.blind import plot_sweeps
-
-        try:
-            plot_sweeps([res], plot)
-        except SnakelabError as exc:
-            fail(str(exc))
-        err_console.print(f"plot: {plot}")
     if as_json:
         keys = ["strategy", "max_area", "grids", "worst_ratio", "worst_grid", "mean_ratio"]
         out = {key: res[key] for key in keys}
@@ -167,8 +159,16 @@ def sweep_cmd(
             out.update({key: res[key] for key in extra})
             out["wall_s"] = round(wall, 2)
         print_json(out)
-        return
-    _print_sweep(res, top, wall, path)
+    else:
+        _print_sweep(res, top, wall, path)
+    if plot is not None:  # after the figures are out, so a failed plot loses nothing
+        from snakelab.analysis.blind import plot_sweeps
+
+        try:
+            plot_sweeps([res], plot)
+        except SnakelabError as exc:
+            fail(str(exc))
+        err_console.print(f"plot: {plot}")
 
 
 def _print_sweep(res: dict[str, Any], top: int, wall: float, path: Path | None) -> None:

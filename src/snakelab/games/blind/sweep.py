@@ -187,6 +187,7 @@ def _log_bin(values: np.ndarray, per_decade: int) -> np.ndarray:
 
 def _ratio_map(widths: np.ndarray, heights: np.ndarray, ratio: np.ndarray) -> dict[str, list[Any]]:
     """Per cell ``"i,j"`` of the log-log map: [grids, max ratio (−1: none covered), uncovered]."""
+    # One integer per cell for np.unique: bin indices stay far below 1024 (8 per decade).
     cell = _log_bin(widths, MAP_PER_DECADE) * 1024 + _log_bin(heights, MAP_PER_DECADE)
     keys, inverse, counts = np.unique(cell, return_inverse=True, return_counts=True)
     best = np.full(keys.size, -1.0)
