@@ -88,10 +88,12 @@ def zigzag_extras(n: int, lengths: np.ndarray, extras: np.ndarray) -> Moves:
     return moves
 
 
-def score(name: str, lengths: np.ndarray, extras: np.ndarray) -> None:
-    """One line: the walk's worst ratio on the three grid sets."""
+GridSets = dict[str, tuple[np.ndarray, np.ndarray]]
+
+
+def score(name: str, lengths: np.ndarray, extras: np.ndarray, sets: GridSets) -> None:
+    """One line: the walk's worst ratio on each grid set."""
     table = RunTable(zigzag_extras(MOVES, lengths, extras))
-    sets = {"S ≤ 10^4": grids_of(1, 10**4, 10**4), "thin sample": thin(range(3, 41), 120), "squares": squares(7)}
     print(f"{name:28} " + " | ".join(f"{k}: {worst(table, *v)}" for k, v in sets.items()), flush=True)
 
 
@@ -104,18 +106,22 @@ def main() -> None:
         raise SystemExit(f"--ks must be positive, got {args.ks}")
     lengths = champion.tuned_lengths(0, 8000)
     plain = np.full(lengths.size, R, np.uint8)
+    sets: GridSets = {}
+    if args.part in ("phases", "reversals"):
+        sets = {"S ≤ 10^4": grids_of(1, 10**4, 10**4), "thin sample": thin(range(3, 41), 120), "squares": squares(7)}
     if args.part == "direct":
         for n in (10**4, 10**5, 10**6):
             cells = sum(g * (n // (g * g)) for g in range(1, math.isqrt(n) + 1))
             print(f"N = {n:>9,}: Σ l_g = {cells:>10,} cells, c ≥ {cells / n:.2f}")
     elif args.part == "tradeoff":
+        all_squares, all_thin = squares(1), thin(range(3, 18), None)
         for k in args.ks:
             t0 = time.monotonic()
             table = RunTable(make_strategy(f"dynamic-zigzag(k={k})").moves_array(MOVES))
-            sq, th = worst(table, *squares(1)), worst(table, *thin(range(3, 18), None))
+            sq, th = worst(table, *all_squares), worst(table, *all_thin)
             print(f"k = {k:2}: squares {sq} | thin {th} [{time.monotonic() - t0:.0f} s]", flush=True)
     elif args.part == "phases":
-        score("tuned-zigzag", lengths, plain)
+        score("tuned-zigzag", lengths, plain, sets)
         for rho in (1.05, 1.1, 1.2, 1.35, 1.6):
             held = lengths.copy()
             j = 8
@@ -123,9 +129,9 @@ def main() -> None:
                 k = max(j + 1, math.ceil(j * rho))
                 held[j:k] = lengths[min((j + k) // 2, held.size - 1)]
                 j = k
-            score(f"blocks ρ = {rho}", held, plain)
+            score(f"blocks ρ = {rho}", held, plain, sets)
     else:
-        score("tuned-zigzag", lengths, plain)
+        score("tuned-zigzag", lengths, plain, sets)
         for u0, rho, beta in ((5, 1.2, 0.2), (10, 1.5, 0.3), (20, 1.3, 0.2), (20, 1.3, 0.4), (50, 1.2, 0.25)):
             extras = plain.copy()
             j, u = u0, float(u0)
@@ -134,7 +140,7 @@ def main() -> None:
                 extras[j : j + int(beta * u)] = D
                 j += int(beta * u)
                 u *= rho
-            score(f"u0 = {u0}, ρ = {rho}, β = {beta}", lengths, extras)
+            score(f"u0 = {u0}, ρ = {rho}, β = {beta}", lengths, extras, sets)
 
 
 if __name__ == "__main__":
