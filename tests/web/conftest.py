@@ -108,6 +108,12 @@ def replay_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+def client_app(*args: Any, **kwargs: Any) -> Any:
+    """The viewer app for Starlette's TestClient, whose requests name the host ``testserver``."""
+    kwargs.setdefault("allow_hosts", ("testserver",))
+    return create_app(*args, **kwargs)
+
+
 class LiveServer:
     """A uvicorn server in a background thread, bound to a free loopback port."""
 

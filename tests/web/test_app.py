@@ -14,8 +14,9 @@ from snakelab.core import registry
 from snakelab.core.game import BaseAgent
 from snakelab.core.grid import OPPOSITE, Direction
 from snakelab.core.replay import read_replay, states, verify
-from snakelab.web import create_app, replays
+from snakelab.web import replays
 from snakelab.web.replays import PathEscapeError, safe_path
+from tests.web.conftest import client_app
 
 with warnings.catch_warnings():
     # Starlette deprecates its httpx-based client in favour of httpx2; it still works.
@@ -25,7 +26,7 @@ with warnings.catch_warnings():
 
 @pytest.fixture
 def client(replay_dir: Path, tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(replay_dir, tmp_path / "absent.sqlite")) as c:
+    with TestClient(client_app(replay_dir, tmp_path / "absent.sqlite")) as c:
         yield c
 
 
@@ -63,7 +64,6 @@ def test_listing_skips_links_out_of_the_folder(client: TestClient) -> None:
     [
         ("broken.jsonl", "line 1 is not valid JSON"),
         ("not-a-replay.jsonl", "not a snakelab replay"),
-        ("truncated.jsonl", "truncated"),
     ],
 )
 def test_malformed_replay_is_a_400_with_a_message(client: TestClient, name: str, message: str) -> None:
@@ -73,6 +73,23 @@ def test_malformed_replay_is_a_400_with_a_message(client: TestClient, name: str,
     assert message in error
     assert name in error
     assert str(Path("/").resolve()) + "tmp" not in error  # the server's own paths stay private
+
+
+def test_truncated_replay_opens_up_to_its_last_complete_step(client: TestClient, replay_dir: Path) -> None:
+    # truncated.jsonl is the header and three steps of classic.jsonl, without an outcome line.
+    data = client.get("/api/replay", params={"path": "truncated.jsonl"}).json()
+    assert data["truncated"] is True
+    assert data["outcome"] is None
+    full = read_replay(replay_dir / "classic.jsonl")
+    assert [f["step"] for f in data["frames"]] == [0, 1, 2, 3]
+    assert data["frames"][3]["state"] == full.steps[2].state
+    # A last line broken off mid-write (a killed run) is dropped, the rest still shows.
+    lines = (replay_dir / "classic.jsonl").read_text().splitlines()
+    cut = "\n".join(lines[:5]) + "\n" + lines[5][: len(lines[5]) // 2]
+    up = client.post("/api/replay", params={"name": "cut.jsonl"}, content=cut.encode()).json()
+    assert up["truncated"] is True
+    assert [f["step"] for f in up["frames"]] == [0, 1, 2, 3, 4]
+    assert client.get("/api/replay", params={"path": "classic.jsonl"}).json()["truncated"] is False
 
 
 def test_missing_replay_is_a_404(client: TestClient) -> None:
@@ -126,7 +143,7 @@ def test_results_without_store(client: TestClient) -> None:
 
 
 def test_results_from_a_store(replay_dir: Path, results_store: Path) -> None:
-    with TestClient(create_app(replay_dir, results_store)) as c:
+    with TestClient(client_app(replay_dir, results_store)) as c:
         data = c.get("/api/results").json()
     assert data["configured"] is True
     (run,) = data["runs"]
@@ -156,7 +173,13 @@ def receive_until(ws: Any, kind: str, limit: int = 5000) -> list[dict[str, Any]]
 def test_live_game_streams_frames_to_the_end(client: TestClient) -> None:
     with client.websocket_connect("/ws/live") as ws:
         ws.send_json(
-            {"type": "start", "game": "classic(width=4,height=4)", "agents": ["classic.hamilton"], "seed": 2, "fps": 0}
+            {
+                "type": "start",
+                "game": "classic(width=4,height=4)",
+                "agents": ["classic.hamilton"],
+                "seed": 2,
+                "fps": 500,
+            }
         )
         msgs = receive_until(ws, "end")
     assert msgs[0]["type"] == "meta"
@@ -247,16 +270,16 @@ def test_live_turn_based_human_gets_a_notice_for_an_illegal_key(client: TestClie
 def test_live_end_carries_agent_notices(client: TestClient) -> None:
     with client.websocket_connect("/ws/live") as ws:
         # 3×3 has no Hamiltonian cycle: the agent says it plays the safe policy instead.
-        ws.send_json({"type": "start", "game": "classic(width=3,height=3)", "agents": ["classic.hamilton"], "fps": 0})
+        ws.send_json({"type": "start", "game": "classic(width=3,height=3)", "agents": ["classic.hamilton"], "fps": 500})
         end = receive_until(ws, "end")[-1]
     assert end["type"] == "end"
     assert any("no Hamiltonian cycle" in n for n in end["notices"])
 
 
 def test_live_game_can_be_recorded_as_a_replay(tmp_path: Path) -> None:
-    with TestClient(create_app(tmp_path)) as c, c.websocket_connect("/ws/live") as ws:
+    with TestClient(client_app(tmp_path)) as c, c.websocket_connect("/ws/live") as ws:
         game = "classic(width=4,height=4)"
-        ws.send_json({"type": "start", "game": game, "agents": ["classic.hamilton"], "fps": 0, "record": True})
+        ws.send_json({"type": "start", "game": game, "agents": ["classic.hamilton"], "fps": 500, "record": True})
         msgs = receive_until(ws, "end")
         listed = c.get("/api/replays").json()["replays"]
     rel = msgs[0]["recording"]
@@ -266,7 +289,7 @@ def test_live_game_can_be_recorded_as_a_replay(tmp_path: Path) -> None:
 
 
 def test_a_stopped_recording_leaves_no_file(tmp_path: Path) -> None:
-    with TestClient(create_app(tmp_path)) as c, c.websocket_connect("/ws/live") as ws:
+    with TestClient(client_app(tmp_path)) as c, c.websocket_connect("/ws/live") as ws:
         start = {"type": "start", "game": "classic", "agents": ["classic.hamilton"], "paused": True, "record": True}
         ws.send_json(start)
         assert ws.receive_json()["recording"]
@@ -292,27 +315,12 @@ def test_live_agent_breaking_the_rules_is_reported(client: TestClient, monkeypat
     monkeypatch.setitem(registry._AGENTS, ("classic", "web-test-reverser"), entry)
     with client.websocket_connect("/ws/live") as ws:
         game = "classic(width=6,height=6,start_length=3)"
-        ws.send_json({"type": "start", "game": game, "agents": ["classic.web-test-reverser"], "fps": 0})
+        ws.send_json({"type": "start", "game": game, "agents": ["classic.web-test-reverser"], "fps": 500})
         error = receive_until(ws, "end")[-1]
     assert error["type"] == "error"
     assert "step 1" in error["message"]
     assert "reverses onto the neck" in error["message"]
     assert "player 0 (classic.web-test-reverser)" in error["message"]
-
-
-def test_live_arena_with_an_external_bot(client: TestClient, tmp_path: Path) -> None:
-    bot = Path(__file__).resolve().parents[2] / "examples" / "arena_bot.py"
-    spec = f"arena.bot(path='{bot}',lockstep=true,run_dir='{tmp_path}')"
-    agents = [spec, "arena.greedy", "arena.greedy", "arena.greedy"]
-    with client.websocket_connect("/ws/live") as ws:
-        game = "arena(game_width=16,game_height=16,duration=1)"
-        ws.send_json({"type": "start", "game": game, "agents": agents, "fps": 0})
-        msgs = receive_until(ws, "end")
-    assert msgs[-1]["type"] == "end", msgs[-1]
-    assert msgs[0]["agents"][0] == spec
-    assert msgs[-1]["step"] == 20
-    frames = [m for m in msgs if m["type"] == "frame"]
-    assert all(f["actions"][0] is not None for f in frames[1:])  # the bot answered every step
 
 
 @pytest.fixture

@@ -1,4 +1,9 @@
-"""``snakelab serve``: the web viewer (live games, replays, human play, results)."""
+"""``snakelab serve``: the web viewer (live games, replays, human play, results).
+
+The server listens on loopback unless ``--host`` says otherwise, answers only to its
+own host names and origins, and runs no external program unless ``--bots DIR``
+names the folder of programs the page may start (see "Security" in docs/web.md).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,9 @@ from pathlib import Path
 import typer
 
 from snakelab.cli.common import fail
+
+WS_MAX_BYTES = 1 << 20
+"""Largest WebSocket frame uvicorn takes; the app refuses commands above 64 KiB with a reply."""
 
 
 def check_listen(host: str, port: int) -> None:
@@ -30,15 +38,61 @@ def register(app: typer.Typer) -> None:
         results: Path | None = typer.Option(
             None, "--results", help="Results store (SQLite) for the results page; default: the CLI's store."
         ),
+        allow_origin: list[str] = typer.Option(
+            [],
+            "--allow-origin",
+            metavar="ORIGIN",
+            help="Another origin (scheme://host:port) allowed to open the live socket and post; repeatable.",
+        ),
+        allow_host: list[str] = typer.Option(
+            [],
+            "--allow-host",
+            metavar="NAME",
+            help="Another host name the server answers to (e.g. a proxy's); repeatable.",
+        ),
+        bots: Path | None = typer.Option(
+            None,
+            "--bots",
+            metavar="DIR",
+            help="Folder of external bot programs the page may run; without it the page runs none.",
+        ),
+        bot_logs: Path = typer.Option(
+            Path("arena_runs/bots"), "--bot-logs", metavar="DIR", help="Where bots started from the page write logs."
+        ),
     ) -> None:
         """Serve the web viewer: watch and play games live, scrub replays, browse results."""
         try:
             import uvicorn
 
             from snakelab.web import create_app
+            from snakelab.web.security import is_loopback, is_wildcard, normalise_origins
         except ImportError as exc:
             fail(f"the web viewer needs the 'web' extra (pip install 'snakelab[web]'): {exc}")
+        try:
+            origins = normalise_origins(allow_origin)
+        except ValueError as exc:
+            fail(f"--allow-origin: {exc}")
+        if bots is not None and not bots.is_dir():
+            fail(f"--bots: {bots} is not a folder")
         check_listen(host, port)
         shown = f"[{host}]" if ":" in host else host
         typer.echo(f"snakelab viewer on http://{shown}:{port}/  (replays from {replays.resolve()}; Ctrl-C stops)")
-        uvicorn.run(create_app(replays, results), host=host, port=port, log_level="warning")
+        if not is_loopback(host):
+            where = "every network interface" if is_wildcard(host) else host
+            typer.echo(
+                f"warning: listening on {where}: other machines can reach this viewer and play games on it"
+                + (f", and run the bots in {bots.resolve()}" if bots is not None else ""),
+                err=True,
+            )
+        if bots is not None:
+            typer.echo(f"the page may run the programs in {bots.resolve()} (logs in {bot_logs.resolve()})")
+        application = create_app(
+            replays,
+            results,
+            host=host,
+            allow_origins=origins,
+            allow_hosts=tuple(allow_host),
+            bots=bots,
+            bot_runs=bot_logs,
+        )
+        uvicorn.run(application, host=host, port=port, log_level="warning", ws_max_size=WS_MAX_BYTES)

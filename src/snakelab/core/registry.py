@@ -47,13 +47,18 @@ class GameEntry:
 
 @dataclass(frozen=True)
 class AgentEntry:
-    """A registered agent: ``<game>.<name>``, a factory taking its parameters, a summary."""
+    """A registered agent: ``<game>.<name>``, a factory taking its parameters, a summary.
+
+    ``external`` marks an agent that starts a program of its own (an external bot):
+    the web viewer refuses such agents from the browser unless told which bots it may run.
+    """
 
     game: str
     name: str
     factory: Callable[..., Agent]
     summary: str
     alias_of: str | None = None
+    external: bool = False
 
     @property
     def ref(self) -> str:
@@ -83,11 +88,15 @@ def register_agent(
     summary: str,
     *,
     aliases: tuple[str, ...] = (),
+    external: bool = False,
 ) -> None:
-    """Register an agent factory as ``"<game_id>.<name>"`` plus any aliases."""
-    _AGENTS[(game_id, name)] = AgentEntry(game_id, name, factory, summary)
+    """Register an agent factory as ``"<game_id>.<name>"`` plus any aliases.
+
+    ``external=True`` says the agent starts a process (see :class:`AgentEntry`).
+    """
+    _AGENTS[(game_id, name)] = AgentEntry(game_id, name, factory, summary, external=external)
     for alias in aliases:
-        _AGENTS[(game_id, alias)] = AgentEntry(game_id, alias, factory, summary, alias_of=name)
+        _AGENTS[(game_id, alias)] = AgentEntry(game_id, alias, factory, summary, alias_of=name, external=external)
 
 
 def _load_builtin() -> None:

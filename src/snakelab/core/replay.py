@@ -121,6 +121,8 @@ class Replay:
     header: dict[str, JSON]
     steps: list[ReplayStep] = field(default_factory=list)
     outcome: dict[str, JSON] | None = None
+    truncated: bool = False
+    """The file ends before its outcome line (read with ``allow_truncated``)."""
 
     @property
     def game(self) -> str:
@@ -133,7 +135,12 @@ class Replay:
         return int(self.header["seed"])
 
 
-def _lines(path: Path) -> Iterator[tuple[int, dict[str, JSON]]]:
+def _lines(path: Path, cut: list[int] | None = None) -> Iterator[tuple[int, dict[str, JSON]]]:
+    """The JSON objects of a replay's lines with their line numbers.
+
+    With ``cut`` given, a last line broken off mid-write (no newline, not valid JSON)
+    ends the file quietly and its number is appended to ``cut``.
+    """
     try:
         fh = path.open("r", encoding="utf-8")
     except FileNotFoundError:
@@ -147,22 +154,33 @@ def _lines(path: Path) -> Iterator[tuple[int, dict[str, JSON]]]:
             try:
                 obj = json.loads(raw)
             except json.JSONDecodeError as exc:
-                cut = "" if raw.endswith("\n") else " (the file looks truncated)"
-                raise ReplayError(f"{path}: line {no} is not valid JSON ({exc.msg}){cut}") from None
+                if cut is not None and not raw.endswith("\n"):
+                    cut.append(no)
+                    return
+                hint = "" if raw.endswith("\n") else " (the file looks truncated)"
+                raise ReplayError(f"{path}: line {no} is not valid JSON ({exc.msg}){hint}") from None
             if not isinstance(obj, dict):
                 raise ReplayError(f"{path}: line {no} is not a JSON object")
             yield no, obj
 
 
-def read_replay(path: str | os.PathLike[str]) -> Replay:
+def read_replay(path: str | os.PathLike[str], *, allow_truncated: bool = False) -> Replay:
     """Parse a replay file.
+
+    Args:
+        path: The file.
+        allow_truncated: Accept a file that ends before its outcome line (a crashed
+            or killed run): it is read up to its last complete step, a last line
+            broken off mid-write is dropped, and ``truncated`` is set.
 
     Raises:
         ReplayError: naming the file and line for anything malformed, a foreign
-            format, a newer version, or a truncated file (no outcome line).
+            format, a newer version, or a truncated file (no outcome line) unless
+            ``allow_truncated``.
     """
     p = Path(path)
-    it = _lines(p)
+    cut: list[int] | None = [] if allow_truncated else None
+    it = _lines(p, cut)
     try:
         _, header = next(it)
     except StopIteration:
@@ -194,7 +212,9 @@ def read_replay(path: str | os.PathLike[str]) -> Replay:
     except UnicodeDecodeError:
         raise ReplayError(f"{p}: not a text file") from None
     if rep.outcome is None:
-        raise ReplayError(f"{p}: truncated: no outcome line after step {len(rep.steps)}")
+        if not allow_truncated:
+            raise ReplayError(f"{p}: truncated: no outcome line after step {len(rep.steps)}")
+        rep.truncated = True
     return rep
 
 

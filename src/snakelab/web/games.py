@@ -11,6 +11,7 @@ offers no human seat, and a game without an overlay function draws none.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +35,8 @@ class HumanPlay:
             None to wait for that key before the game starts moving.
         ms_per_step: Name of a config field holding the game's own milliseconds per
             step; when present it sets the pace instead of ``fps``.
+        key_name: Names an action (as JSON) the way ``help`` names its key, for
+            notices; None shows the action JSON.
     """
 
     mode: str
@@ -41,6 +44,14 @@ class HumanPlay:
     help: str
     idle: JSON = None
     ms_per_step: str | None = None
+    key_name: Callable[[JSON], str] | None = None
+
+    def describe(self, action: JSON) -> str:
+        """An action in the words of the help line (its key), for notices."""
+        shown = json.dumps(action)
+        if self.key_name is None:
+            return shown
+        return self.key_name(action) or shown
 
     def pace(self, game: Game) -> float:
         """Steps per second for a human game of ``game`` (its real speed where it has one)."""
@@ -48,6 +59,36 @@ class HumanPlay:
         if isinstance(ms, (int, float)) and ms > 0:
             return 1000.0 / float(ms)
         return self.fps
+
+
+HEXTRIS_KEYS = (
+    ("A", "move west"),
+    ("D", "move east"),
+    ("Z", "move south-west"),
+    ("X", "move south-east"),
+    ("E", "rotate clockwise"),
+    ("Q", "rotate counter-clockwise"),
+)
+"""The key of each hextris command, in command order (W, E, SW, SE, CW, CCW), as the help names them."""
+
+
+def hextris_key_name(action: JSON) -> str:
+    """A hextris action named by its key, for notices.
+
+    ``E (rotate clockwise)`` for the canonical character of a command, ``"i" (Z: move
+    south-west)`` for another character of it, or "" for a character that is no command.
+    """
+    from snakelab.games.hextris.rules import CANONICAL, CHAR_TO_COMMAND
+
+    if not isinstance(action, str) or len(action) != 1:
+        return ""
+    command = CHAR_TO_COMMAND.get(action.lower())
+    if command is None:
+        return ""
+    key, what = HEXTRIS_KEYS[command]
+    if action == CANONICAL[command]:
+        return f"{key} ({what})"
+    return f"{json.dumps(action)} ({key}: {what})"
 
 
 HUMAN_PLAY: dict[str, HumanPlay] = {
@@ -63,6 +104,7 @@ HUMAN_PLAY: dict[str, HumanPlay] = {
         "turn",
         0.0,
         "A / D move west / east, Z / X move south-west / south-east, Q / E rotate counter-clockwise / clockwise.",
+        key_name=hextris_key_name,
     ),
 }
 """Games a human can play in the browser; their key maps live in the drawers."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import math
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -26,10 +26,13 @@ from typing import Any
 
 from snakelab.core.errors import IllegalActionError, SnakelabError
 from snakelab.core.game import JSON, Agent, Budget, Game, State
-from snakelab.core.registry import make, make_agent
+from snakelab.core.registry import game_entry, make, make_agent
 from snakelab.core.replay import ReplayWriter
 from snakelab.core.rng import derive_seed
 from snakelab.web.games import HUMAN_PLAY, overlay_for, view_for
+from snakelab.web.policy import Launch
+
+log = logging.getLogger(__name__)
 
 HUMAN = "human"
 """The seat name that puts a person in a seat."""
@@ -55,8 +58,60 @@ class Settings:
     record: bool = False
 
 
+MIN_FPS = 0.1
+"""Slowest pace a viewer may ask for (one step every ten seconds)."""
+
+MAX_SEED = 2**63
+"""Seeds are integers with an absolute value below this."""
+
+MAX_AGENTS = 16
+"""More seats than any game has: a longer list is refused before anything is built."""
+
+
+def shown(value: Any) -> str:
+    """A short, readable rendering of a value a client sent, for error messages."""
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def parse_fps(value: Any) -> float:
+    """A pace in steps per second, within [:data:`MIN_FPS`, :data:`MAX_FPS`].
+
+    Raises:
+        SnakelabError: for a missing, non-numeric, infinite or out-of-range value.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not MIN_FPS <= value <= MAX_FPS:
+        raise SnakelabError(
+            f"fps must be a number of steps per second from {MIN_FPS:g} to {MAX_FPS:g}, got {shown(value)}"
+        )
+    return float(value)
+
+
+def parse_seed(value: Any) -> int:
+    """A seed: an integer (a float with no fraction counts), below :data:`MAX_SEED` in size.
+
+    Raises:
+        SnakelabError: for anything else.
+    """
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or abs(value) >= MAX_SEED:
+        raise SnakelabError(f"seed must be a whole number (below 2^63 in size), got {shown(value)}")
+    return value
+
+
+def _flag(msg: dict[str, Any], key: str) -> bool:
+    value = msg.get(key, False)
+    if not isinstance(value, bool):
+        raise SnakelabError(f"{key} must be true or false, got {shown(value)}")
+    return value
+
+
 def parse_start(msg: dict[str, Any]) -> Settings:
-    """Validate a ``start`` command.
+    """Check the fields of a ``start`` command (the game and agents are checked when built).
 
     Raises:
         SnakelabError: naming the bad field.
@@ -67,26 +122,16 @@ def parse_start(msg: dict[str, Any]) -> Settings:
     agents = msg.get("agents")
     if not isinstance(agents, list) or not all(isinstance(a, str) for a in agents):
         raise SnakelabError("start needs agents: a list of agent names (or 'human'), one per player")
-    try:
-        seed = int(msg.get("seed", 1))
-        fps = float(msg.get("fps", 10))
-    except (TypeError, ValueError):
-        raise SnakelabError("seed must be an integer and fps a number") from None
+    if len(agents) > MAX_AGENTS:
+        raise SnakelabError(f"start lists {len(agents)} agents; no game has more than {MAX_AGENTS} players")
     return Settings(
         game.strip(),
-        list(agents),
-        seed,
-        clamp_fps(fps),
-        bool(msg.get("paused", False)),
-        bool(msg.get("record", False)),
+        [a.strip() for a in agents],
+        parse_seed(msg.get("seed", 1)),
+        parse_fps(msg.get("fps", 10)),
+        _flag(msg, "paused"),
+        _flag(msg, "record"),
     )
-
-
-def clamp_fps(fps: float) -> float:
-    """Keep a requested pace within (0, :data:`MAX_FPS`]."""
-    if not math.isfinite(fps) or fps <= 0:
-        return MAX_FPS
-    return min(fps, MAX_FPS)
 
 
 @dataclass
@@ -106,10 +151,14 @@ class LiveSession:
         send: Coroutine sending one JSON message to the client.
         replay_dir: Where games started with ``"record": true`` write their replay
             (under ``live/``), or None to refuse recording.
+        launch: What the page may build (files, external programs); by default
+            files stay inside ``replay_dir`` (or the working folder) and no
+            external program runs.
     """
 
-    def __init__(self, send: Send, replay_dir: Path | None = None) -> None:
+    def __init__(self, send: Send, replay_dir: Path | None = None, launch: Launch | None = None) -> None:
         self._replay_dir = replay_dir
+        self._launch = launch or Launch(replay_dir or Path("."))
         self._send_raw = send
         self._send_lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
@@ -153,7 +202,9 @@ class LiveSession:
                 self._steps_wanted += 1
                 self._poke()
             elif kind == "speed":
-                self._fps = clamp_fps(float(msg.get("fps", self._fps)))
+                if "fps" not in msg:
+                    raise SnakelabError(f"speed needs fps: steps per second from {MIN_FPS:g} to {MAX_FPS:g}")
+                self._fps = parse_fps(msg["fps"])
                 self._poke()
                 await self._status()
             elif kind == "action":
@@ -161,9 +212,12 @@ class LiveSession:
             elif kind == "stop":
                 await self.stop()
             else:
-                raise SnakelabError(f"unknown command type {kind!r}")
-        except (SnakelabError, TypeError, ValueError) as exc:
+                raise SnakelabError(f"unknown command type {shown(kind)}")
+        except SnakelabError as exc:
             await self.send({"type": "error", "message": " ".join(str(exc).split())})
+        except Exception as exc:  # a bug, not bad input: one line in the log, a plain reply
+            log.warning("live command %s failed: %s: %s", shown(kind), type(exc).__name__, exc)
+            await self.send({"type": "error", "message": f"the server could not carry out {shown(kind)}"})
 
     async def _status(self) -> None:
         await self.send({"type": "status", "paused": self._paused, "fps": self._fps})
@@ -174,14 +228,14 @@ class LiveSession:
     def _human_input(self, msg: dict[str, Any]) -> None:
         if self._game is None:
             raise SnakelabError("no game is running")
-        player = int(msg.get("player", 0))
-        seat = self._humans.get(player)
+        player = msg.get("player", 0)
+        seat = self._humans.get(player) if isinstance(player, int) and not isinstance(player, bool) else None
         if seat is None:
-            raise SnakelabError(f"player {player} is not a human seat")
+            raise SnakelabError(f"player {shown(player)} is not a human seat")
         try:
             action = self._game.action_from_json(msg.get("action"))
         except (KeyError, TypeError, ValueError, SnakelabError):
-            raise SnakelabError(f"cannot read action {msg.get('action')!r} for {self._game.info.id}") from None
+            raise SnakelabError(f"cannot read action {shown(msg.get('action'))} for {self._game.info.id}") from None
         seat.latest = action
         seat.queue.append(action)
         self._poke()
@@ -189,24 +243,34 @@ class LiveSession:
     async def start(self, settings: Settings) -> None:
         """Stop any running game and start a new one from ``settings``."""
         await self.stop()
+        launch = self._launch
+        # Everything is checked before anything is built: a refused start runs nothing.
+        game_string = launch.game_string(settings.game)
+        game_id = game_entry(game_string).id
+        specs: list[str | None] = []
+        for name in settings.agents:
+            if name == HUMAN:
+                if game_id not in HUMAN_PLAY:
+                    raise SnakelabError(f"{game_id} cannot be played by a human in the browser yet")
+                specs.append(None)
+            else:
+                specs.append(launch.agent_spec(name, game_id))
         # Building a game or an agent may load files or compile tables: keep the loop free.
-        game = await asyncio.to_thread(make, settings.game)
+        game = await asyncio.to_thread(make, game_string)
         n = game.info.num_players
         if len(settings.agents) != n:
             raise SnakelabError(f"{game.info.name} needs {n} agent(s), got {len(settings.agents)}")
         humans: dict[int, HumanSeat] = {}
         agents: list[Agent | None] = []
         try:
-            for i, name in enumerate(settings.agents):
-                if name == HUMAN:
-                    play = HUMAN_PLAY.get(game.info.id)
-                    if play is None:
-                        raise SnakelabError(f"{game.info.id} cannot be played by a human in the browser yet")
+            for i, spec in enumerate(specs):
+                if spec is None:
+                    play = HUMAN_PLAY[game.info.id]
                     idle = None if play.idle is None else game.action_from_json(play.idle)
                     humans[i] = HumanSeat(play.mode, last_applied=idle)
                     agents.append(None)
                 else:
-                    agents.append(await asyncio.to_thread(make_agent, name))
+                    agents.append(await asyncio.to_thread(make_agent, spec))
         except BaseException:
             for agent in agents:
                 if agent is not None:
@@ -216,7 +280,7 @@ class LiveSession:
         if humans:
             play = HUMAN_PLAY[game.info.id]
             # Real-time games run at their own pace when a person plays.
-            self._fps = clamp_fps(play.pace(game)) if play.mode == "realtime" else settings.fps
+            self._fps = min(MAX_FPS, play.pace(game)) if play.mode == "realtime" else settings.fps
         else:
             self._fps = settings.fps
         self.settings = settings
@@ -283,7 +347,11 @@ class LiveSession:
                 for p in movers:
                     agent = agents[p]
                     if agent is None:
-                        actions[p] = await self._human_action(state, p)
+                        actions[p], waited = await self._human_action(state, p)
+                        if waited:
+                            # The step happens when the key arrives, and the next one a full
+                            # step later: no catching up on the time spent waiting for it.
+                            last = asyncio.get_running_loop().time()
                     else:
                         actions[p] = await asyncio.to_thread(agent.act, state.observe(p), budget)
                 try:
@@ -315,8 +383,12 @@ class LiveSession:
             )
         except asyncio.CancelledError:
             raise
+        except SnakelabError as exc:
+            await self.send({"type": "error", "message": " ".join(str(exc).split())})
         except Exception as exc:  # any failure must reach the page, not vanish in a task
-            await self.send({"type": "error", "message": " ".join(str(exc).split()) or type(exc).__name__})
+            log.warning("live game %s stopped: %s: %s", info.name, type(exc).__name__, exc)
+            detail = " ".join(str(exc).split()) or type(exc).__name__
+            await self.send({"type": "error", "message": f"the game stopped on an internal error ({detail})"})
         finally:
             if writer is not None and not finished:
                 # A stopped or failed game leaves no truncated replay behind.
@@ -368,21 +440,28 @@ class LiveSession:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._wake.wait(), timeout)
 
-    async def _human_action(self, state: State, player: int) -> Any:
-        """The action of a human seat for this step, waiting for a key when needed."""
+    async def _human_action(self, state: State, player: int) -> tuple[Any, bool]:
+        """The action of a human seat for this step, waiting for a key when needed.
+
+        Returns:
+            The action, and whether the game had to wait for it.
+        """
         seat = self._humans[player]
+        waited = False
         while True:
             if seat.mode == "turn":
                 while seat.queue:
                     action = seat.queue.pop(0)
                     if state.is_legal(player, action):
-                        return action
+                        return action, waited
                     assert self._game is not None
-                    shown = json.dumps(self._game.action_to_json(action))
-                    await self.send({"type": "notice", "message": f"{shown} is not legal now; ignored"})
+                    play = HUMAN_PLAY[self._game.info.id]
+                    name = play.describe(self._game.action_to_json(action))
+                    await self.send({"type": "notice", "message": f"{name} is not legal now; ignored"})
             else:
                 seat.queue.clear()
                 for action in (seat.latest, seat.last_applied):
                     if action is not None and state.is_legal(player, action):
-                        return action
+                        return action, waited
             await self._wait_wake(None)
+            waited = True

@@ -16,15 +16,21 @@ import tempfile
 import threading
 import uuid
 from collections import OrderedDict
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from snakelab.core.errors import ReplayError, SnakelabError
 from snakelab.core.game import JSON, Game, State
 from snakelab.core.registry import make, parse_spec
 from snakelab.core.replay import Replay, read_replay, states
 from snakelab.web.games import overlay_for, view_for
+
+if TYPE_CHECKING:
+    from snakelab.web.policy import Launch
+
+MakeGame = Callable[[str], Game]
 
 REPLAY_SUFFIXES = (".jsonl", ".replay")
 """File names the replay list shows (any file in the folder can still be opened by path)."""
@@ -176,8 +182,14 @@ def path_key(path: Path) -> str:
     return f"path:{path}:{st.st_mtime_ns}:{st.st_size}"
 
 
-def replay_frames(replay: Replay, cache: ReplayCache | None = None, key: str | None = None) -> dict[str, JSON]:
+def replay_frames(
+    replay: Replay, cache: ReplayCache | None = None, key: str | None = None, make_game: MakeGame = make
+) -> dict[str, JSON]:
     """Every frame of a replay plus its header, outcome and overlay.
+
+    ``make_game`` builds the replay's game (the server passes one that keeps files
+    named in the game string inside its folders). A truncated replay (a crashed
+    run) is shown up to its last complete step, with ``"truncated": true``.
 
     Small replays come whole. One whose states would exceed :data:`LAZY_STATE_BYTES`
     comes with only the first state (``"lazy": true``) when a ``cache`` and ``key``
@@ -197,7 +209,7 @@ def replay_frames(replay: Replay, cache: ReplayCache | None = None, key: str | N
     game_id = parse_spec(replay.game)[0]
     game = None
     try:
-        game = make(replay.game)
+        game = make_game(replay.game)
     except SnakelabError as exc:
         if missing:
             raise ReplayError(f"cannot re-simulate this replay's missing states: {exc}") from None
@@ -230,23 +242,30 @@ def replay_frames(replay: Replay, cache: ReplayCache | None = None, key: str | N
         "frames": frames,
         "outcome": replay.outcome,
         "resimulated": missing,
+        "truncated": replay.truncated,
         "lazy": lazy,
         "overlay": overlay_for(game, agents) if game is not None else {},
     }
 
 
-def load_path(path: Path, cache: ReplayCache | None = None) -> dict[str, JSON]:
-    """Read and expand a replay file (see :func:`replay_frames`).
+def _make(launch: Launch | None) -> MakeGame:
+    return make if launch is None else launch.make_game
+
+
+def load_path(path: Path, cache: ReplayCache | None = None, launch: Launch | None = None) -> dict[str, JSON]:
+    """Read and expand a replay file (see :func:`replay_frames`); a truncated one up to its last step.
 
     Raises:
-        ReplayError: for a malformed, truncated or foreign file.
+        ReplayError: for a malformed or foreign file.
     """
-    data = replay_frames(read_replay(path), cache, path_key(path))
+    data = replay_frames(read_replay(path, allow_truncated=True), cache, path_key(path), _make(launch))
     data["name"] = path.name
     return data
 
 
-def lazy_state(cache: ReplayCache, key: str, step: int, path: Path | None = None) -> dict[str, JSON]:
+def lazy_state(
+    cache: ReplayCache, key: str, step: int, path: Path | None = None, launch: Launch | None = None
+) -> dict[str, JSON]:
     """One state of a lazy replay, reloading a file that the cache has forgotten.
 
     Raises:
@@ -254,15 +273,17 @@ def lazy_state(cache: ReplayCache, key: str, step: int, path: Path | None = None
     """
     lazy = cache.get(key)
     if lazy is None and path is not None:
-        replay = read_replay(path)
-        lazy = LazyReplay(replay, make(replay.game))
+        replay = read_replay(path, allow_truncated=True)
+        lazy = LazyReplay(replay, _make(launch)(replay.game))
         cache.put(key, lazy)
     if lazy is None:
         raise ReplayError("this uploaded replay is no longer held by the server; open the file again")
     return lazy.state(step)
 
 
-def load_text(text: bytes, name: str = "upload", cache: ReplayCache | None = None) -> dict[str, JSON]:
+def load_text(
+    text: bytes, name: str = "upload", cache: ReplayCache | None = None, launch: Launch | None = None
+) -> dict[str, JSON]:
     """Read and expand an uploaded replay's bytes.
 
     A lazy upload is held in ``cache`` under ``"upload:<id>"``; the id comes back as
@@ -280,7 +301,7 @@ def load_text(text: bytes, name: str = "upload", cache: ReplayCache | None = Non
         path.write_bytes(text)
         upload = uuid.uuid4().hex
         try:
-            data = replay_frames(read_replay(path), cache, f"upload:{upload}")
+            data = replay_frames(read_replay(path, allow_truncated=True), cache, f"upload:{upload}", _make(launch))
         except ReplayError as exc:
             raise ReplayError(str(exc).replace(str(path), name)) from None
     data["name"] = name

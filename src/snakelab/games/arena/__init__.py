@@ -25,6 +25,8 @@ def _bot(**kwargs: Any) -> Agent:
     return BotAgent(**kwargs)
 
 
-register_agent("arena", "bot", _bot, "an external program (python, java or any executable) over stdin/stdout")
+register_agent(
+    "arena", "bot", _bot, "an external program (python, java or any executable) over stdin/stdout", external=True
+)
 
 __all__ = ["Action", "Config", "Game", "State", "Termination"]
