@@ -46,6 +46,48 @@ def test_serve_options(served: list[dict[str, Any]], tmp_path: Path) -> None:
     assert call["app"].state.replay_dir == tmp_path
     assert call["app"].state.results == Path("r.sqlite")
     assert "http://0.0.0.0:9123/" in result.output
+    # Every interface: the user is told, and the server answers to this machine's addresses.
+    assert "warning: listening on every network interface" in result.stderr
+    access = call["app"].state.access
+    assert access.host_allowed("192.168.1.20:9123") and not access.host_allowed("evil.example")
+
+
+def test_serve_on_loopback_gives_no_warning(served: list[dict[str, Any]]) -> None:
+    result = CliRunner().invoke(app, ["serve"])
+    assert "warning" not in result.output
+
+
+def test_serve_security_options(served: list[dict[str, Any]], tmp_path: Path) -> None:
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    args = ["serve", "--allow-origin", "http://localhost:3000", "--allow-host", "viewer.lan", "--bots", str(bots)]
+    args += ["--bot-logs", str(tmp_path / "logs")]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    (call,) = served
+    state = call["app"].state
+    assert state.launch.bots == bots
+    assert state.launch.bot_runs == tmp_path / "logs"
+    assert state.access.origin_allowed("http://localhost:3000", "http", "127.0.0.1:8000")
+    assert not state.access.origin_allowed("http://localhost:3001", "http", "127.0.0.1:8000")
+    assert state.access.host_allowed("viewer.lan:8000")
+    assert f"may run the programs in {bots.resolve()}" in result.output
+    assert call["ws_max_size"] <= 1 << 20
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--allow-origin", "evil.example"], "is not an origin"),
+        (["--allow-origin", "http://x.example/path"], "is not an origin"),
+        (["--bots", "/no/such/folder"], "is not a folder"),
+    ],
+)
+def test_serve_refuses_bad_security_options(served: list[dict[str, Any]], args: list[str], message: str) -> None:
+    result = CliRunner().invoke(app, ["serve", *args])
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert served == []
 
 
 def test_serve_names_a_port_it_cannot_listen_on() -> None:
@@ -59,3 +101,18 @@ def test_serve_names_a_port_it_cannot_listen_on() -> None:
 def test_serve_refuses_a_port_out_of_range() -> None:
     result = CliRunner().invoke(app, ["serve", "--port", "70000"])
     assert result.exit_code == 2 and "--port" in result.output
+
+
+def test_replay_show_reads_a_truncated_replay_to_its_last_step(replay_dir: Path, tmp_path: Path) -> None:
+    lines = (replay_dir / "classic.jsonl").read_text().splitlines()
+    cut = tmp_path / "crashed.jsonl"
+    # The header, four steps and half of the fifth: a run killed while writing.
+    cut.write_text("\n".join(lines[:5]) + "\n" + lines[5][: len(lines[5]) // 2])
+    result = CliRunner().invoke(app, ["replay", "show", str(cut)])
+    assert result.exit_code == 0, result.output
+    assert "step 4/4 (truncated here)" in result.stdout
+    assert "truncated (no outcome line): showing its 4 complete step(s)" in " ".join(result.stderr.split())
+    at = CliRunner().invoke(app, ["replay", "show", str(cut), "--step", "2"])
+    assert at.exit_code == 0 and "step 2/4" in at.stdout
+    # verify still refuses it: a truncated file is not a finished game.
+    assert CliRunner().invoke(app, ["replay", "verify", str(cut)]).exit_code != 0

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from snakelab.cli.common import console, fail
+from snakelab.cli.common import console, err_console, fail
 from snakelab.core.errors import SnakelabError
 from snakelab.core.registry import game_entry
 from snakelab.core.replay import read_replay, states, verify
@@ -37,9 +37,10 @@ def show_cmd(
 
     Interactive keys (then Enter): nothing or ``n`` next, ``b`` back, a number jumps to
     that step, ``e`` the end, ``q`` quits. Without a terminal the final state is shown.
+    A truncated file (a crashed or killed run) is shown up to its last complete step.
     """
     try:
-        rep = read_replay(file)
+        rep = read_replay(file, allow_truncated=True)
         entry = game_entry(rep.game)
         if entry.render is None:
             fail(f"{rep.game} has no terminal renderer")
@@ -48,12 +49,17 @@ def show_cmd(
         fail(str(exc))
     render = entry.render
     last = len(frames) - 1
+    if rep.truncated:
+        err_console.print(
+            f"[yellow]note:[/] {file} is truncated (no outcome line): showing its {last} complete step(s)"
+        )
 
     def show(i: int) -> None:
         state, events = frames[i]
         console.print(render(state))
         ev = ", ".join(e.kind for e in events)
-        console.print(f"[bold]step {i}/{last}[/]" + (f"  events: {ev}" if ev else ""))
+        cut = " (truncated here)" if rep.truncated and i == last else ""
+        console.print(f"[bold]step {i}/{last}{cut}[/]" + (f"  events: {ev}" if ev else ""))
 
     if step is not None:
         if not 0 <= step <= last:
