@@ -237,7 +237,6 @@ def test_sparse_replay_is_resimulated(page: Any, server: LiveServer) -> None:
     [
         ("broken.jsonl", "not valid JSON"),
         ("not-a-replay.jsonl", "not a snakelab replay"),
-        ("truncated.jsonl", "truncated"),
     ],
 )
 def test_malformed_replay_shows_error(page: Any, server: LiveServer, name: str, message: str) -> None:
@@ -282,3 +281,142 @@ def test_results_page_without_store(page: Any, replay_dir: Path, tmp_path: Path)
         page.goto(f"{other.url}/results")
         page.wait_for_selector(READY)
         assert "No results store is configured" in page.text_content("#no-store")
+
+
+def frame_times(page: Any) -> dict[int, float]:
+    """Arrival time (ms) of each recent frame in the page, by step."""
+    pairs = page.eval_on_selector("#board", "c => JSON.parse(c.dataset.frameTimes || '[]')")
+    return {int(step): float(t) for step, t in pairs}
+
+
+def test_first_human_key_moves_the_snake_one_step(page: Any, server: LiveServer) -> None:
+    page.goto(server.url + "/?game=classic")
+    page.wait_for_selector(READY)
+    page.fill("#game-string", "classic(width=30,height=12,start_x=3,start_y=3)")
+    page.select_option("#seat-0", "human")
+    page.click("#start")
+    page.wait_for_function("document.querySelector('#board').dataset.step === '0'")
+    assert page.text_content("#fps-label") == "6"  # the pace a human game really runs at
+    # Two steps a second: the step after the first key is due half a second after it.
+    page.eval_on_selector("#fps", "s => { s.value = '2'; s.dispatchEvent(new Event('input')); }")
+    time.sleep(1.5)  # a player looking at the board before the first key
+    page.locator("#board").focus()
+    page.keyboard.press("ArrowDown")
+    wait_step(page, 2)
+    times = frame_times(page)
+    # Waiting for the key is not time to catch up on: no burst of steps after it.
+    assert times[2] - times[1] > 250, times
+    assert page.js_errors == []
+
+
+def test_switching_through_the_games_logs_no_console_error(page: Any, server: LiveServer) -> None:
+    console_errors: list[str] = []
+    page.on("console", lambda msg: console_errors.append(msg.text) if msg.type == "error" else None)
+    page.goto(server.url + "/")
+    page.wait_for_selector(READY)
+    # Twice round, starting each game as soon as the previous one shows its first frame,
+    # so frames of one game arrive while the next game's drawer loads.
+    for game_id in ["classic", "blind", "arena", "snakgame", "hextris"] * 2:
+        page.select_option("#game-select", game_id)
+        page.fill("#seed", "3")
+        page.click("#start")
+        page.wait_for_function(
+            "id => (document.querySelector('#board').dataset.game || '').startsWith(id)"
+            " && Number(document.querySelector('#board').dataset.step) >= 0",
+            arg=game_id,
+        )
+        assert page.is_hidden("#error"), page.text_content("#error")
+        assert summary_value(page, SUMMARY_LABEL[game_id]) not in ("None", "")
+    page.click("#pause")
+    assert console_errors == []
+    assert page.js_errors == []
+
+
+def test_replay_address_carries_the_step_and_speed(page: Any, server: LiveServer) -> None:
+    page.goto(f"{server.url}/replays?path=arena.jsonl")
+    page.wait_for_selector(READY)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("location.search.includes('step=2')")
+    page.eval_on_selector("#fps", "s => { s.value = '25'; s.dispatchEvent(new Event('input')); }")
+    page.wait_for_function("location.search.includes('fps=25')")
+    # Arena moves are shown by name, not as protocol integers.
+    actions = page.text_content("#events li.note")
+    assert any(name in actions for name in ("up", "down", "left", "right", "straight")), actions
+    # The copied address opens the same step at the same speed.
+    copied = page.evaluate("location.href")
+    other = page.context.new_page()
+    other.goto(copied)
+    other.wait_for_selector(READY)
+    assert int(other.get_attribute("#board", "data-step")) == 2
+    assert other.text_content("#fps-label") == "25"
+    other.close()
+    # A step that is no number is said in words, and the replay still opens.
+    page.goto(f"{server.url}/replays?path=arena.jsonl&step=abc")
+    page.wait_for_selector(READY)
+    assert "not a step number" in page.text_content("#error")
+    assert board_step(page) == 0
+    assert page.js_errors == []
+
+
+def test_truncated_replay_opens_in_the_page(page: Any, server: LiveServer) -> None:
+    page.goto(f"{server.url}/replays?path=truncated.jsonl")
+    page.wait_for_selector(READY)
+    assert page.is_hidden("#error"), page.text_content("#error")
+    assert "truncated" in page.text_content("#replay-game")
+    page.keyboard.press("End")
+    assert board_step(page) == 3
+
+
+def no_horizontal_scroll(page: Any) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    inner = page.evaluate("window.innerWidth")
+    assert width <= inner, f"the page is {width} px wide in a {inner} px window"
+
+
+def test_narrow_screen_has_no_horizontal_scroll(browser: Any, server: LiveServer) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.goto(server.url + "/?game=arena")
+        page.wait_for_selector(READY)
+        for seat in range(4):
+            page.select_option(f"#seat-{seat}", "arena.greedy")
+        page.click("#start")
+        wait_step(page, 1)
+        no_horizontal_scroll(page)
+        page.goto(f"{server.url}/replays?path=hextris.jsonl")
+        page.wait_for_selector(READY)
+        page.keyboard.press("End")
+        no_horizontal_scroll(page)
+        # State labels stay on one line.
+        heights = page.eval_on_selector_all(
+            "#summary td:first-child", "cs => cs.map(c => c.getBoundingClientRect().height)"
+        )
+        assert max(heights) < 2 * min(heights), heights
+    finally:
+        context.close()
+
+
+def test_contest_size_snakgame_fits_the_view(page: Any, server: LiveServer) -> None:
+    page.goto(server.url + "/?game=snakgame")
+    page.wait_for_selector(READY)
+    page.fill("#game-string", "snakgame(type=0,rows=532,cols=526)")
+    page.select_option("#seat-0", "snakgame.exit")
+    page.click("#start")
+    page.wait_for_function("document.querySelector('#board').dataset.ended === '1'")
+    page.wait_for_function("document.querySelector('#board').getBoundingClientRect().width > 200")
+    box = page.eval_on_selector("#board", "c => { const r = c.getBoundingClientRect(); return [r.right, r.bottom]; }")
+    assert box[0] <= page.evaluate("window.innerWidth")
+    no_horizontal_scroll(page)
+    # Zoomed in, the board scrolls inside its frame; the page keeps its width.
+    fitted = page.eval_on_selector("#board", "c => c.getBoundingClientRect().width")
+    page.click("#zoom-in")
+    page.click("#zoom-in")
+    page.wait_for_function(f"document.querySelector('#board').getBoundingClientRect().width > {fitted * 1.5}")
+    assert page.text_content("#zoom-label") == "2×"
+    no_horizontal_scroll(page)
+    page.click("#zoom-fit")
+    assert page.text_content("#zoom-label") == "fit"
+    assert page.js_errors == []

@@ -38,3 +38,9 @@ export const keys = {
   ArrowUp: 0, ArrowDown: 1, ArrowLeft: 2, ArrowRight: 3,
   w: 0, s: 1, a: 2, d: 3,
 };
+
+// Moves by name, for the replay's action list (the protocol sends integers).
+const MOVE_NAMES = ["up", "down", "left", "right", "turn left", "straight", "turn right", "timeout (straight)"];
+export function actionName(action) {
+  return Number.isInteger(action) && MOVE_NAMES[action] ? MOVE_NAMES[action] : undefined;
+}

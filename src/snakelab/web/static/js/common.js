@@ -69,24 +69,68 @@ export function safeDraw(drawer, canvas, state, view) {
   }
 }
 
+// Zoom of the board: 1 fits the board to the panel; larger values magnify it and the
+// board scrolls inside its frame (#board-wrap), so the page itself never widens.
+let zoom = 1;
+export const ZOOM_STEPS = [1, 1.5, 2, 3, 4, 6, 8, 12, 16];
+export function getZoom() { return zoom; }
+export function setZoom(z) {
+  zoom = Math.max(ZOOM_STEPS[0], Math.min(ZOOM_STEPS[ZOOM_STEPS.length - 1], z));
+  const label = document.getElementById("zoom-label");
+  if (label) label.textContent = zoom === 1 ? "fit" : `${zoom}×`;
+  return zoom;
+}
+
+// Wire the zoom buttons (#zoom-in, #zoom-out, #zoom-fit) to redraw with `redraw`.
+export function zoomControls(redraw) {
+  const step = (dir) => {
+    const i = ZOOM_STEPS.findIndex((z) => z >= zoom);
+    setZoom(ZOOM_STEPS[Math.max(0, Math.min(ZOOM_STEPS.length - 1, (i < 0 ? 0 : i) + dir))]);
+    redraw();
+  };
+  const on = (id, fn) => { const el = document.getElementById(id); if (el) el.onclick = fn; };
+  on("zoom-in", () => step(1));
+  on("zoom-out", () => step(-1));
+  on("zoom-fit", () => { setZoom(1); redraw(); });
+  setZoom(zoom);
+}
+
 // Size a canvas for a board of cols x rows cells; returns the cell size in CSS pixels.
+// At zoom 1 the whole board fits the room the panel has, however large the board:
+// cells may be a fraction of a pixel wide (a 532×526 snakgame grid), never wider than
+// the page. Zoomed in, the canvas grows and its frame scrolls.
 export function fitCanvas(canvas, cols, rows, opts = {}) {
-  // Fit the panel's width (cells must stay square, so never let CSS squeeze the canvas).
-  const room = canvas.parentElement ? canvas.parentElement.clientWidth - 30 : window.innerWidth - 60;
-  const maxW = Math.min(opts.maxWidth || 720, Math.max(200, room));
-  const maxH = opts.maxHeight || Math.max(320, window.innerHeight - 200);
+  const frame = canvas.parentElement && canvas.parentElement.id === "board-wrap" ? canvas.parentElement : null;
+  const holder = frame ? frame.parentElement : canvas.parentElement;
+  const room = holder ? holder.clientWidth - 24 : window.innerWidth - 48;
+  const maxW = Math.min(opts.maxWidth || 720, Math.max(120, room));
+  const maxH = opts.maxHeight || Math.max(240, window.innerHeight - 220);
   const extraH = opts.extraHeight || 0;
-  const cell = Math.max(2, Math.floor(Math.min(maxW / cols, (maxH - extraH) / rows)));
+  let cell = Math.min(maxW / cols, (maxH - extraH) / rows);
+  // Whole pixels keep grid lines crisp when there is room for them.
+  if (cell >= 4) cell = Math.floor(cell);
+  cell = Math.max(0.25, cell) * zoom;
   const w = cell * cols, h = cell * rows + extraH;
   const dpr = window.devicePixelRatio || 1;
-  if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
-    canvas.width = Math.round(w * dpr); canvas.height = Math.round(h * dpr);
+  const pw = Math.max(1, Math.round(w * dpr)), ph = Math.max(1, Math.round(h * dpr));
+  if (canvas.width !== pw || canvas.height !== ph) {
+    canvas.width = pw; canvas.height = ph;
     canvas.style.width = `${w}px`; canvas.style.height = `${h}px`;
   }
+  if (frame) frame.style.maxWidth = `${Math.max(120, room)}px`;
   const ctx = canvas.getContext("2d");
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, w, h);
   return { ctx, cell, w, h };
+}
+
+// An action as people read it: the drawer's own words when it has them, else its JSON.
+export function actionText(drawer, action) {
+  if (drawer && typeof drawer.actionName === "function") {
+    const name = drawer.actionName(action);
+    if (name !== undefined && name !== null) return String(name);
+  }
+  return JSON.stringify(action);
 }
 
 // A distinct, colour-blind-friendly colour per player (Okabe–Ito).

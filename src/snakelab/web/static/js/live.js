@@ -1,5 +1,7 @@
 // Live games and human play: the server plays and streams frames; this page draws.
-import { api, eventText, fillSummary, loadDrawer, nav, outcomeText, safeDraw, showError } from "/static/js/common.js";
+import {
+  api, eventText, fillSummary, loadDrawer, nav, outcomeText, safeDraw, showError, zoomControls,
+} from "/static/js/common.js";
 
 nav("live");
 const $ = (id) => document.getElementById(id);
@@ -7,12 +9,14 @@ const board = $("board");
 let games = [];
 let ws = null;
 let drawer = null;
+let drawerGame = null; // the game id `drawer` belongs to: never draw another game's frames with it
 let meta = null;
 let lastFrame = null;
 let lastStep = -1;
 let history = []; // every frame of this game, kept only for drawers that need the past
 let paused = false;
 const MAX_EVENTS = 300;
+let frameTimes = []; // [step, arrival ms] of the last frames, for tests of the pace
 
 function currentGame() { return games.find((g) => g.id === $("game-select").value); }
 
@@ -66,9 +70,16 @@ function connect() {
     ws.onopen = () => { $("connection").textContent = ""; resolve(ws); };
     ws.onerror = () => reject(new Error("cannot reach the server's WebSocket"));
     ws.onclose = () => { $("connection").textContent = "(disconnected)"; ws = null; };
-    ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
+    // One message at a time, in order: a game's frames wait for its drawer to load.
+    ws.onmessage = (ev) => {
+      const msg = JSON.parse(ev.data);
+      if (msg.type === "frame") msg.receivedAt = performance.now();
+      inbox = inbox.then(() => onMessage(msg)).catch((err) => showError(`cannot show this message: ${err.message}`));
+    };
   });
 }
+
+let inbox = Promise.resolve();
 
 function send(msg) { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg)); }
 
@@ -76,8 +87,10 @@ function currentView() {
   return { overlay: meta ? meta.overlay : {}, showOverlay: $("show-overlay").checked, frame: lastFrame, history, index: history.length - 1 };
 }
 
+function ready() { return drawer && lastFrame && meta && drawerGame === meta.game_id; }
+
 function draw() {
-  if (!drawer || !lastFrame) return;
+  if (!ready()) return;
   safeDraw(drawer, board, lastFrame.state, currentView());
 }
 
@@ -90,11 +103,19 @@ function scheduleDraw() {
 }
 
 function updatePanels() {
-  if (!lastFrame) return;
+  if (!ready()) return;
   $("step-label").textContent = `step ${lastFrame.step}`;
   board.dataset.step = String(lastFrame.step);
   board.dataset.actions = JSON.stringify(lastFrame.actions || []);
-  if (drawer) fillSummary($("summary"), drawer.summary(lastFrame.state, lastFrame, currentView()));
+  fillSummary($("summary"), drawer.summary(lastFrame.state, lastFrame, currentView()));
+}
+
+// The pace the server really plays at (a human game runs at its own speed).
+function showSpeed(fps) {
+  if (typeof fps !== "number") return;
+  const shown = Number.isInteger(fps) ? String(fps) : fps.toFixed(1);
+  $("fps-label").textContent = shown;
+  $("fps").value = String(Math.round(Math.min(Number($("fps").max), Math.max(Number($("fps").min), fps))));
 }
 
 function logEvents(step, events) {
@@ -110,7 +131,12 @@ function logEvents(step, events) {
 async function onMessage(msg) {
   if (msg.type === "meta") {
     meta = msg; lastStep = -1; lastFrame = null; history = [];
-    drawer = await loadDrawer(msg.game_id);
+    drawer = null; drawerGame = null;
+    const loaded = await loadDrawer(msg.game_id);
+    if (meta !== msg) return; // another game started while this drawer loaded
+    drawer = loaded; drawerGame = msg.game_id;
+    showSpeed(msg.fps);
+    frameTimes = [];
     $("events").replaceChildren();
     $("outcome").textContent = "";
     showError("");
@@ -127,10 +153,12 @@ async function onMessage(msg) {
     board.dataset.ended = "";
   } else if (msg.type === "frame") {
     // Frames carry their step number: drop duplicates and stale ones.
-    if (msg.step <= lastStep) return;
+    if (!meta || msg.step <= lastStep) return;
     lastStep = msg.step; lastFrame = msg;
-    if (drawer === null) drawer = await loadDrawer(meta ? meta.game_id : "generic");
-    if (drawer.needsHistory) history.push(msg);
+    frameTimes.push([msg.step, msg.receivedAt]);
+    if (frameTimes.length > 50) frameTimes.shift();
+    board.dataset.frameTimes = JSON.stringify(frameTimes);
+    if (drawer && drawer.needsHistory) history.push(msg);
     logEvents(msg.step, msg.events);
     scheduleDraw();
   } else if (msg.type === "end") {
@@ -143,7 +171,7 @@ async function onMessage(msg) {
     board.dataset.ended = "1";
     syncButtons(false);
   } else if (msg.type === "status") {
-    paused = msg.paused; syncButtons(true);
+    paused = msg.paused; syncButtons(true); showSpeed(msg.fps);
   } else if (msg.type === "notice") {
     $("notice").textContent = msg.message;
   } else if (msg.type === "error") {
@@ -173,10 +201,12 @@ $("step").onclick = () => send({ type: "step" });
 $("restart").onclick = () => send({ type: "restart" });
 $("fps").oninput = () => { $("fps-label").textContent = $("fps").value; send({ type: "speed", fps: Number($("fps").value) }); };
 $("show-overlay").onchange = draw;
+zoomControls(() => { draw(); });
+window.addEventListener("resize", () => scheduleDraw());
 $("game-select").onchange = renderSeats;
 
 document.addEventListener("keydown", (ev) => {
-  if (!meta || !drawer) return;
+  if (!meta || !drawer || drawerGame !== meta.game_id) return;
   if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
   const humans = Object.keys(meta.humans || {});
   if (!humans.length) {
@@ -216,7 +246,8 @@ async function init() {
   if (games.some((g) => g.id === wanted)) sel.value = wanted;
   renderSeats();
   if (params.get("seed")) $("seed").value = params.get("seed");
-  if (params.get("fps")) { $("fps").value = params.get("fps"); $("fps-label").textContent = params.get("fps"); }
+  const fps = Number(params.get("fps"));
+  if (params.get("fps") && Number.isFinite(fps) && fps > 0) showSpeed(fps);
   document.body.dataset.ready = "1";
 }
 init();

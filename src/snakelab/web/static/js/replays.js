@@ -1,5 +1,7 @@
 // Replay page: list or upload a replay, then scrub it (slider, buttons, keys).
-import { api, eventText, fillSummary, loadDrawer, nav, outcomeText, safeDraw, showError } from "/static/js/common.js";
+import {
+  actionText, api, eventText, fillSummary, loadDrawer, nav, outcomeText, safeDraw, showError, zoomControls,
+} from "/static/js/common.js";
 
 nav("replays");
 const $ = (id) => document.getElementById(id);
@@ -28,10 +30,11 @@ async function open(data, from) {
   replay = data; index = 0;
   $("replay-name").textContent = data.name || "";
   const agents = (data.header.agents || []).join(" vs ");
-  const how = data.lazy ? " · large: states re-simulated as shown" : data.resimulated ? " · states re-simulated" : "";
+  let how = data.lazy ? " · large: states re-simulated as shown" : data.resimulated ? " · states re-simulated" : "";
+  if (data.truncated) how += ` · truncated: the file ends after step ${data.frames.length - 1} (a crashed or stopped run)`;
   $("replay-game").textContent = `${data.header.game} · seed ${data.header.seed}${agents ? " · " + agents : ""}${how}`;
   $("scrub").max = String(data.frames.length - 1); $("scrub").disabled = false;
-  $("outcome").textContent = outcomeText(data.outcome);
+  $("outcome").textContent = data.truncated ? "no outcome: the replay is truncated" : outcomeText(data.outcome);
   board.dataset.game = data.game_id;
   $("show-overlay").closest(".row").classList.toggle("hidden", !(data.overlay && data.overlay.cycle));
   board.dataset.frames = String(data.frames.length);
@@ -80,7 +83,7 @@ async function ensureState(i) {
 
 async function show(i) {
   if (!replay) return;
-  index = Math.max(0, Math.min(replay.frames.length - 1, i));
+  index = Math.max(0, Math.min(replay.frames.length - 1, Number.isFinite(i) ? Math.trunc(i) : 0));
   const token = ++showToken;
   const mine = replay;
   let f;
@@ -94,16 +97,39 @@ async function show(i) {
   fillSummary($("summary"), drawer.summary(f.state, f, view));
   const ev = $("events");
   ev.replaceChildren();
-  const actions = (f.actions || []).map((a, p) => (a === null ? null : `p${p}: ${JSON.stringify(a)}`)).filter(Boolean);
+  const actions = (f.actions || []).map((a, p) => (a === null ? null : `p${p}: ${actionText(drawer, a)}`)).filter(Boolean);
   if (actions.length) { const li = document.createElement("li"); li.className = "note"; li.textContent = `actions ${actions.join(", ")}`; ev.append(li); }
   for (const e of f.events || []) { const li = document.createElement("li"); li.textContent = eventText(e); ev.append(li); }
   if (!(f.events || []).length) { const li = document.createElement("li"); li.className = "note"; li.textContent = "no events"; ev.append(li); }
   for (const li of $("timeline").querySelectorAll("li.current")) li.classList.remove("current");
   const cur = $("timeline").querySelector(`li[data-index="${index}"]`);
   if (cur) cur.classList.add("current");
+  writeAddress();
 }
 
-function stop() { if (timer) { clearInterval(timer); timer = null; } $("play").textContent = "▶"; }
+// The address carries the shown step and the speed, so a copied link opens here.
+// Browsers limit how often history.replaceState may run, so playing writes it at most
+// a few times a second (and once more when it stops).
+let addressTimer = null;
+function writeAddress(now = false) {
+  if (!replay || !source || !source.path) return;
+  const write = () => {
+    addressTimer = null;
+    const url = new URL(location.href);
+    url.searchParams.set("path", source.path);
+    url.searchParams.set("step", String(replay.frames[index].step));
+    url.searchParams.set("fps", $("fps").value);
+    history.replaceState(null, "", url);
+    board.dataset.address = url.search;
+  };
+  if (now || !timer) { if (addressTimer) clearTimeout(addressTimer); write(); }
+  else if (!addressTimer) addressTimer = setTimeout(write, 250);
+}
+
+function stop() {
+  if (timer) { clearInterval(timer); timer = null; writeAddress(true); }
+  $("play").textContent = "▶";
+}
 function play() {
   if (!replay) return;
   if (timer) { stop(); return; }
@@ -124,7 +150,13 @@ $("prev").onclick = () => { stop(); show(index - 1); };
 $("next").onclick = () => { stop(); show(index + 1); };
 $("last").onclick = () => { stop(); if (replay) show(replay.frames.length - 1); };
 $("play").onclick = play;
-$("fps").oninput = () => { $("fps-label").textContent = $("fps").value; if (timer) { stop(); play(); } };
+$("fps").oninput = () => {
+  $("fps-label").textContent = $("fps").value;
+  if (timer) { stop(); play(); }
+  writeAddress();
+};
+zoomControls(() => show(index));
+window.addEventListener("resize", () => { if (replay) show(index); });
 $("show-overlay").onchange = () => show(index);
 
 document.addEventListener("keydown", (ev) => {
@@ -144,7 +176,7 @@ async function openPath(path) {
   $("replay-name").textContent = path;
   try { await open(await api(`/api/replay?path=${encodeURIComponent(path)}`), { path }); }
   catch (err) { clear(); showError(`cannot open ${path}: ${err.message}`); }
-  const url = new URL(location.href); url.searchParams.set("path", path); history.replaceState(null, "", url);
+  if (!replay) { const url = new URL(location.href); url.searchParams.set("path", path); history.replaceState(null, "", url); }
 }
 
 $("upload").onchange = async () => {
@@ -171,9 +203,24 @@ async function init() {
     if (!data.replays.length) list.innerHTML = '<li class="note">no replay files here; write some with --replay</li>';
   } catch (err) { showError(`cannot list replays: ${err.message}`); }
   const params = new URLSearchParams(location.search);
+  const fps = params.get("fps");
+  if (fps !== null) {
+    const n = Number(fps);
+    if (/^\d+(\.\d+)?$/.test(fps) && n >= 1 && n <= Number($("fps").max)) {
+      $("fps").value = String(Math.round(n)); $("fps-label").textContent = $("fps").value;
+    } else {
+      showError(`the address asks for speed ${JSON.stringify(fps)}; speeds are 1 to ${$("fps").max} steps/s`);
+    }
+  }
   const path = params.get("path");
   if (path) await openPath(path);
-  if (replay && params.get("step")) await show(Number(params.get("step")));
+  const step = params.get("step");
+  if (replay && step !== null) {
+    const last = replay.frames.length - 1;
+    if (!/^\d+$/.test(step)) showError(`the address asks for step ${JSON.stringify(step)}, which is not a step number; showing step 0`);
+    else if (Number(step) > last) { showError(`the address asks for step ${step}; this replay ends at step ${last}`); await show(last); }
+    else await show(Number(step));
+  }
   document.body.dataset.ready = "1";
 }
 init();
