@@ -363,3 +363,48 @@ def test_large_upload_is_held_for_its_states(client: TestClient, replay_dir: Pat
     assert got["view"]["unit"] or got["state"]["termination"]  # hextris frames carry the unit
     gone = client.get("/api/replay/state", params={"upload": "0" * 32, "step": 1})
     assert gone.status_code == 410
+
+
+def test_one_player_scored_games_show_scores_not_wins(tmp_path: Path) -> None:
+    from snakelab.harness.match import MatchSpec, run_match
+    from snakelab.harness.store import open_store
+
+    path = tmp_path / "bench.sqlite"
+    game = "snakgame(type=0,rows=8,cols=9)"
+    specs = [
+        MatchSpec(game, (agent,), seed, index=i)
+        for i, (agent, seed) in enumerate(
+            [("snakgame.greedy", 1), ("snakgame.greedy", 2), ("snakgame.editorial", 1), ("snakgame.editorial", 2)]
+        )
+    ]
+    with open_store(path) as store:
+        run_id = store.create_run(specs, "snakgame bench", command="pytest")
+        for i, spec in enumerate(specs):
+            store.add_match(run_id, i, spec, run_match(spec))
+    with TestClient(client_app(tmp_path, path)) as c:
+        data = c.get("/api/results").json()
+    rows = {r["agent"]: r for r in data["runs"][0]["ratings"]}
+    assert {r["measure"] for r in rows.values()} == {"score"}
+    editorial, greedy = rows["snakgame.editorial"], rows["snakgame.greedy"]
+    assert editorial["reference"] == "snakgame.editorial" and editorial["ratio"] == 1.0
+    assert greedy["ratio"] == pytest.approx(greedy["mean_score"] / editorial["mean_score"])
+    assert greedy["mean_score"] > 0
+
+
+def test_results_of_winnable_games_keep_win_rates(replay_dir: Path, results_store: Path) -> None:
+    with TestClient(client_app(replay_dir, results_store)) as c:
+        rows = c.get("/api/results").json()["ratings"]
+    assert {r["measure"] for r in rows} == {"wins"}
+    assert all("ratio" not in r for r in rows)
+
+
+def test_hextris_notices_name_the_keys_of_the_help() -> None:
+    from snakelab.web.games import HUMAN_PLAY
+
+    play = HUMAN_PLAY["hextris"]
+    assert play.describe("d") == "E (rotate clockwise)"
+    assert play.describe("b") == "D (move east)"
+    assert play.describe("i") == '"i" (Z: move south-west)'
+    assert play.describe("#") == '"#"'
+    for key, _what in (("A", 0), ("D", 1), ("Z", 2), ("X", 3), ("Q", 5), ("E", 4)):
+        assert f"{key} " in play.help or f"/ {key}" in play.help

@@ -9,15 +9,33 @@ const num = (x, d = 2) => (x === null || x === undefined ? "–" : Number(x).toF
 
 function cell(tr, text, tag = "td") { const c = document.createElement(tag); c.textContent = text; tr.append(c); }
 
+// One-player games nobody wins (a snakgame bench) are measured by score: their rows
+// show the mean score and its ratio to a reference agent instead of wins.
 function ratingsTable(rows) {
   const table = document.createElement("table"); table.className = "grid ratings";
   const head = document.createElement("tr");
-  for (const t of ["game", "agent", "games", "wins", "win rate", "95 % interval", "mean score", "μ", "σ", "ordinal"]) cell(head, t, "th");
+  const anyScored = rows.some((r) => r.measure === "score");
+  const anyWins = rows.some((r) => r.measure !== "score");
+  const cols = ["game", "agent", "games"];
+  if (anyWins) cols.push("wins", "win rate", "95 % interval");
+  cols.push("mean score");
+  if (anyScored) cols.push("score ratio");
+  cols.push("μ", "σ", "ordinal");
+  for (const t of cols) cell(head, t, "th");
   table.append(head);
   for (const r of rows) {
     const tr = document.createElement("tr");
-    cell(tr, r.game); cell(tr, r.agent); cell(tr, r.games); cell(tr, r.wins); cell(tr, pct(r.win_rate));
-    cell(tr, `${pct(r.ci_low)} – ${pct(r.ci_high)}`); cell(tr, num(r.mean_score));
+    tr.dataset.measure = r.measure || "wins";
+    cell(tr, r.game); cell(tr, r.agent); cell(tr, r.games);
+    if (anyWins) {
+      if (r.measure === "score") { cell(tr, "–"); cell(tr, "–"); cell(tr, "–"); }
+      else { cell(tr, r.wins); cell(tr, pct(r.win_rate)); cell(tr, `${pct(r.ci_low)} – ${pct(r.ci_high)}`); }
+    }
+    cell(tr, num(r.mean_score));
+    if (anyScored) {
+      const ratio = r.measure === "score" && r.ratio !== null && r.ratio !== undefined ? `${num(r.ratio, 3)} × ${r.reference}` : "–";
+      cell(tr, ratio);
+    }
     cell(tr, num(r.mu)); cell(tr, num(r.sigma)); cell(tr, num(r.ordinal));
     table.append(tr);
   }
