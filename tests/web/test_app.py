@@ -408,3 +408,25 @@ def test_hextris_notices_name_the_keys_of_the_help() -> None:
     assert play.describe("#") == '"#"'
     for key, _what in (("A", 0), ("D", 1), ("Z", 2), ("X", 3), ("Q", 5), ("E", 4)):
         assert f"{key} " in play.help or f"/ {key}" in play.help
+
+
+def test_first_human_key_moves_exactly_one_step(client: TestClient) -> None:
+    import time
+
+    with client.websocket_connect("/ws/live") as ws:
+        game = "classic(width=30,height=8,start_x=2,start_y=2)"
+        ws.send_json({"type": "start", "game": game, "agents": ["human"], "seed": 1})
+        assert ws.receive_json()["type"] == "meta"
+        assert ws.receive_json()["step"] == 0
+        ws.send_json({"type": "speed", "fps": 4})
+        assert ws.receive_json()["type"] == "status"
+        time.sleep(1.0)  # the player looks before pressing: this wait is not owed steps
+        ws.send_json({"type": "action", "player": 0, "action": "RIGHT"})
+        first = ws.receive_json()
+        t1 = time.monotonic()
+        second = ws.receive_json()
+        gap = time.monotonic() - t1
+    assert (first["step"], first["state"]["body"][0]) == (1, [3, 2])
+    assert second["step"] == 2
+    # At 4 steps/s the next step is due 0.25 s after the key; before the fix it came at once.
+    assert gap > 0.15, f"step 2 came {gap:.3f} s after step 1"
