@@ -132,6 +132,8 @@ async function onMessage(msg) {
   if (msg.type === "meta") {
     meta = msg; lastStep = -1; lastFrame = null; history = [];
     drawer = null; drawerGame = null;
+    board.dataset.step = "-1"; // the previous game's step no longer applies
+    $("summary").replaceChildren();
     const loaded = await loadDrawer(msg.game_id);
     if (meta !== msg) return; // another game started while this drawer loaded
     drawer = loaded; drawerGame = msg.game_id;
