@@ -388,3 +388,31 @@ def test_marker_bot_is_a_working_bot(tmp_path: Path) -> None:
     bot = marker_bot(tmp_path / "b", marker)
     subprocess.run([sys.executable, str(bot)], input="", capture_output=True, timeout=30, check=False)
     assert marker.exists()
+
+
+def test_replays_cannot_name_files_outside_the_replay_folder(closed: LiveServer, folders: dict[str, Path]) -> None:
+    import httpx
+
+    from snakelab.games.hextris.codec import find_problems_dir
+
+    outside = folders["outside"] / "problem.json"
+    shutil.copy(find_problems_dir() / "problem_1.json", outside)
+    answers = []
+    for target in (outside, folders["outside"] / "missing.json"):
+        # A sparse replay: its states must be re-simulated, which needs the game built.
+        header = {"format": "snakelab.replay", "version": 1, "game": f"hextris(problem_file='{target}')", "seed": 0}
+        lines = [json.dumps({**header, "state": {}}), json.dumps({"t": 1, "actions": ["l"], "events": []})]
+        lines.append(json.dumps({"outcome": {"termination": "X", "scores": [0]}, "steps": 1}))
+        res = httpx.post(
+            closed.url + "/api/replay",
+            params={"name": "r.jsonl"},
+            content="\n".join(lines),
+            headers={"Origin": closed.url},
+        )
+        assert res.status_code == 400
+        answers.append(res.json()["error"].replace(str(target), "FILE"))
+    assert answers[0] == answers[1]
+    assert "inside the server's replay folder" in answers[0]
+    with connect(ws_url(closed), origin=closed.url) as ws:  # type: ignore[arg-type]
+        ws.send(json.dumps({"type": "start", "game": "hextris(problems_dir='/etc')", "agents": ["human"]}))
+        assert "inside the server's replay folder" in receive(ws)["message"]
