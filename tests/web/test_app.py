@@ -430,3 +430,20 @@ def test_first_human_key_moves_exactly_one_step(client: TestClient) -> None:
     assert second["step"] == 2
     # At 4 steps/s the next step is due 0.25 s after the key; before the fix it came at once.
     assert gap > 0.15, f"step 2 came {gap:.3f} s after step 1"
+
+
+def test_hextris_notice_names_the_key_pressed(client: TestClient) -> None:
+    with client.websocket_connect("/ws/live") as ws:
+        ws.send_json({"type": "start", "game": "hextris(problem=1,source_length=2)", "agents": ["human"], "seed": 0})
+        assert ws.receive_json()["type"] == "meta"
+        assert ws.receive_json()["step"] == 0
+        # Clockwise then counter-clockwise returns the unit where it was: a repeat, not legal.
+        ws.send_json({"type": "action", "player": 0, "action": "d"})
+        ws.send_json({"type": "action", "player": 0, "action": "k"})
+        got = [ws.receive_json() for _ in range(2)]
+    notices = [m["message"] for m in got if m["type"] == "notice"]
+    assert notices, got
+    assert notices[0] in (
+        "E (rotate clockwise) is not legal now; ignored",
+        "Q (rotate counter-clockwise) is not legal now; ignored",
+    )
