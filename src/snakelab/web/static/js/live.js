@@ -133,6 +133,8 @@ async function onMessage(msg) {
     meta = msg; lastStep = -1; lastFrame = null; history = [];
     drawer = null; drawerGame = null;
     board.dataset.step = "-1"; // the previous game's step no longer applies
+    board.dataset.started = String(Number(board.dataset.started || 0) + 1); // games begun on this page
+    delete board.dataset.firstStep;
     $("summary").replaceChildren();
     const loaded = await loadDrawer(msg.game_id);
     if (meta !== msg) return; // another game started while this drawer loaded
@@ -156,6 +158,7 @@ async function onMessage(msg) {
   } else if (msg.type === "frame") {
     // Frames carry their step number: drop duplicates and stale ones.
     if (!meta || msg.step <= lastStep) return;
+    if (lastStep === -1) board.dataset.firstStep = String(msg.step); // where this game began
     lastStep = msg.step; lastFrame = msg;
     frameTimes.push([msg.step, msg.receivedAt]);
     if (frameTimes.length > 50) frameTimes.shift();
