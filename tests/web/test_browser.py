@@ -424,3 +424,30 @@ def test_contest_size_snakgame_fits_the_view(page: Any, server: LiveServer) -> N
     page.click("#zoom-fit")
     assert page.text_content("#zoom-label") == "fit"
     assert page.js_errors == []
+
+
+def test_results_page_measures_a_snakgame_bench_by_score(page: Any, replay_dir: Path, tmp_path: Path) -> None:
+    from snakelab.harness.match import MatchSpec, run_match
+    from snakelab.harness.store import open_store
+
+    path = tmp_path / "bench.sqlite"
+    game = "snakgame(type=0,rows=8,cols=9)"
+    pairs = [("snakgame.greedy", 1), ("snakgame.editorial", 1), ("snakgame.greedy", 2), ("snakgame.editorial", 2)]
+    specs = [MatchSpec(game, (agent,), seed, index=i) for i, (agent, seed) in enumerate(pairs)]
+    with open_store(path) as store:
+        run_id = store.create_run(specs, "snakgame bench", command="pytest")
+        for i, spec in enumerate(specs):
+            store.add_match(run_id, i, spec, run_match(spec))
+    with LiveServer(create_app(replay_dir, path)) as other:
+        page.goto(f"{other.url}/results")
+        page.wait_for_selector(READY)
+        heads = page.eval_on_selector("table.ratings tr", "r => [...r.cells].map(c => c.textContent)")
+        rows = page.eval_on_selector_all(
+            "table.ratings:last-of-type tr[data-measure]", "rs => rs.map(r => [...r.cells].map(c => c.textContent))"
+        )
+    assert "wins" not in heads and "win rate" not in heads
+    assert "score ratio" in heads
+    by_agent = {r[1]: dict(zip(heads, r, strict=True)) for r in rows}
+    assert by_agent["snakgame.editorial"]["score ratio"] == "1.000 × snakgame.editorial"
+    assert by_agent["snakgame.greedy"]["score ratio"].endswith("× snakgame.editorial")
+    assert page.js_errors == []
