@@ -12,7 +12,7 @@ from snakelab.core.errors import ConfigError
 from snakelab.core.game import BaseAgent
 from snakelab.games.arena.agents import greedy_move
 from snakelab.harness import play
-from snakelab.harness.bots import BotAgent, BotProcess, bot_command, processes_in_group
+from snakelab.harness.arena_bot import BotAgent, BotProcess, bot_command, processes_in_group
 
 BOTS = Path(__file__).parents[1] / "games" / "arena" / "bots"
 GAME = "arena(game_width=16,game_height=16,duration=1,speed=20)"  # 50 steps
@@ -79,11 +79,17 @@ def test_sleeping_bot__times_out_every_step_game_ends_on_time(tmp_path):
     assert_gone(sleeper, steady)
 
 
-def test_sleeping_bot__lockstep_hard_limit(tmp_path):
+def test_sleeping_bot__lockstep_limit_then_removed_as_unresponsive(tmp_path):
     sleeper = bot("sleep_bot.py", tmp_path, timeout_s=0.02)
     game = "arena(game_width=16,game_height=16,duration=1,speed=100)"  # 10 steps
     res, events = run([sleeper], tmp_path, game)
-    assert res.steps == 10 and len(kinds(events, 0, "timeout")) >= 5
+    # Two missed answers are timeouts (straight on); the third in a row removes it.
+    timeouts, (crash,) = kinds(events, 0, "timeout"), kinds(events, 0, "crash")
+    assert res.steps == 10 and len(timeouts) == 2 and crash > timeouts[-1]
+    assert res.outcome.details["crashes"][0] == 1
+    (notice,) = res.notices
+    assert "unresponsive" in notice and f"removed at step {crash}" in notice
+    assert [f["kind"] for f in sleeper.faults] == ["timeout", "timeout", "timeout", "unresponsive"]
     assert_gone(sleeper)
 
 
@@ -118,8 +124,8 @@ def test_bot_that_exits_unread_is_reported_by_its_exit_status(tmp_path):
         for _ in range(300):
             proc.send(["x" * 1000])
         assert proc.wait_exit(10)
-        proc._writer.join(timeout=5)
-        assert not proc._writer.is_alive()
+        proc.ext._writer.join(timeout=5)
+        assert not proc.ext._writer.is_alive()
         assert proc.exit_reason() == "exited with code 0"
     finally:
         proc.close()
@@ -143,11 +149,12 @@ def test_children_of_a_bot_are_killed_too(tmp_path):
 
 @pytest.mark.slow
 def test_cpu_limit_kills_a_spinning_bot(tmp_path):
-    hog = bot("cpu_hog_bot.py", tmp_path, cpu_s=1, timeout_s=0.05)
+    # max_misses=0: never removed as unresponsive, so the CPU limit is what stops it.
+    hog = bot("cpu_hog_bot.py", tmp_path, cpu_s=1, timeout_s=0.05, max_misses=0)
     game = "arena(game_width=16,game_height=16,duration=30,speed=20,num_snakes=2)"  # up to 1500 steps
     res, events = run([hog, make_agent("arena.greedy")], tmp_path, game)
     assert len(kinds(events, 0, "crash")) == 1
-    assert any("SIGXCPU" in f.get("reason", "") or "SIGKILL" in f.get("reason", "") for f in hog.faults)
+    assert any("more than 1 s of CPU time" in f.get("reason", "") for f in hog.faults)
     assert res.outcome.termination == "FORFEIT"  # one running agent left
     assert_gone(hog)
 
@@ -213,7 +220,7 @@ def test_ctrl_c_mid_game_leaves_no_process(tmp_path):
 HARNESS = """
 import sys, time
 from snakelab import make
-from snakelab.harness.bots import BotAgent
+from snakelab.harness.arena_bot import BotAgent
 bot = BotAgent(sys.argv[1], run_dir=sys.argv[2], python=sys.executable)
 bot.reset(make("arena(game_width=16,game_height=16)").info, 0, 0)
 print(bot.pid, flush=True)

@@ -123,7 +123,7 @@ def run_cmd(
     error go to its own files in the run folder.
     """
     check_writable(replay)
-    from snakelab.harness.bots import BotAgent
+    from snakelab.harness.arena_bot import BotAgent
 
     try:
         seats = parse_seats(list(ctx.args))

@@ -1,12 +1,13 @@
-"""External bots as subprocesses: the snAIke text protocol over stdin/stdout.
+"""An arena seat played by an external program over the snAIke text protocol.
 
-A :class:`BotProcess` is one program: ``python3 -u FILE`` for ``.py`` files,
-``java -jar FILE`` for ``.jar`` files, anything else run as is. It runs in its own
-process group (``start_new_session``) under CPU-time and memory rlimits and dies with
-the harness (``PR_SET_PDEATHSIG``). A reader thread reads its standard output: lines
-starting ``log `` are appended to its own log file, every other line is an answer;
-its standard error goes straight to its own error file. A writer thread feeds its
-standard input, so a bot that stops reading can never block the harness.
+The program runs through the one process layer, :mod:`snakelab.harness.process` (its
+own session, limits on its whole process tree, its error file, the tree killed at
+the end). This module adds the arena's protocol and timing on top.
+
+A :class:`BotProcess` is one bot program: ``python3 -u FILE`` for ``.py`` files,
+``java -jar FILE`` for ``.jar`` files, anything else run as is. A reader thread reads
+its standard output: lines starting ``log `` are appended to its own log file, every
+other line is an answer.
 
 :class:`BotAgent` plays an arena seat through a :class:`BotProcess`:
 
@@ -16,54 +17,67 @@ standard input, so a bot that stops reading can never block the harness.
   :data:`~snakelab.games.arena.rules.TIMEOUT` (straight), so a late answer lands on
   the next step, as in the original engine;
 * lockstep: the k-th answer belongs to the k-th state; the harness waits for it up
-  to ``timeout_s`` (then TIMEOUT, and that late answer is skipped when it comes).
+  to the lockstep limit (then TIMEOUT, and that late answer is skipped when it
+  comes). The limit is ``timeout_s`` when given, else :data:`LOCKSTEP_SPEED_MULTIPLE`
+  × the game's ``speed``, at least :data:`LOCKSTEP_MIN_S` (1 s for the default 50 ms);
+  the first answer gets ``startup_s`` more, for a program that starts slowly. A bot
+  that misses :data:`UNRESPONSIVE_MISSES` answers in a row is *unresponsive*: it is
+  stopped and removed like a crashed bot (:data:`~snakelab.games.arena.rules.CRASH`),
+  with a notice naming the step and the seconds waited. While a lockstep game has
+  waited more than :data:`WAIT_NOTICE_S` on a bot, listeners registered with
+  :func:`watch_waits` hear which bot it is (the CLI shows it).
 
 Faults: an unparseable answer is :data:`~snakelab.games.arena.rules.INVALID`
-(straight). A bot whose process exits or is killed (CPU limit, memory), closes its
-standard input, or floods its output (a line over 64 KiB, more than ``output_limit``
-bytes of answers the game has not read yet, or of log lines in one step; it is then
-killed) gets :data:`~snakelab.games.arena.rules.CRASH`: removed for the rest of the
-game. The reason is kept in :attr:`BotAgent.faults` and the agent's ``notice``.
+(straight). A bot whose process exits or is stopped (a limit of the process layer:
+CPU time, memory or processes of its tree), closes its standard input, floods its
+output (a line over 64 KiB, more than ``output_limit`` bytes of answers the game has
+not read yet, or of log lines in one step; it is then killed) or is unresponsive gets
+:data:`~snakelab.games.arena.rules.CRASH`: removed for the rest of the game. The
+reason is kept in :attr:`BotAgent.faults` and the agent's ``notice``.
 
 At the end every bot gets ``Game Over`` (all of a match's bots at once) and 500 ms
-later its whole process group is killed, whatever happened; an ``atexit`` hook kills
-any group still alive if the harness itself goes down.
+later its whole process tree is killed, whatever happened.
 """
 
 from __future__ import annotations
 
-import atexit
 import contextlib
-import ctypes
 import os
-import queue
-import resource
 import shlex
-import signal
-import subprocess
 import threading
 import time
-import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 from snakelab.core.errors import BotError, CodecError, ConfigError
 from snakelab.core.game import BaseAgent, Budget, GameInfo
+from snakelab.harness.process import (
+    ExternalProcess,
+    ProcessLimits,
+    describe_exit,
+    kill_all_processes,
+    processes_in_group,
+)
 
 _MAX_LINE = 65536
 """Longest line a bot may print (a move is one character; logs get plenty of room)."""
 
 GAME_OVER_GRACE_S = 0.5
-"""Seconds a bot has to exit after ``Game Over`` before its process group is killed."""
+"""Seconds a bot has to exit after ``Game Over`` before its process tree is killed."""
 
-_LIVE: weakref.WeakSet[BotProcess] = weakref.WeakSet()
-_PR_SET_PDEATHSIG = 1
-try:
-    _LIBC: Any = ctypes.CDLL(None, use_errno=True)
-except OSError:  # pragma: no cover - not Linux
-    _LIBC = None
+LOCKSTEP_SPEED_MULTIPLE = 20
+"""Default lockstep limit per answer, in multiples of the game's ``speed``."""
+
+LOCKSTEP_MIN_S = 1.0
+"""The default lockstep limit is never below this many seconds."""
+
+UNRESPONSIVE_MISSES = 3
+"""Lockstep answers missed in a row after which a bot is stopped as unresponsive."""
+
+WAIT_NOTICE_S = 1.0
+"""Seconds of waiting on one lockstep answer after which listeners hear of it."""
 
 
 def bot_command(path: str, kind: str | None = None, python: str = "python3") -> list[str]:
@@ -105,12 +119,13 @@ def _must_exist(path: str, *, executable: bool = False) -> None:
 
 @dataclass(frozen=True)
 class BotLimits:
-    """Resource limits of one bot process.
+    """Limits of one bot: those of its process tree, and of its output.
 
     Attributes:
-        cpu_s: CPU seconds (RLIMIT_CPU) for the whole game, or None for no limit.
-        memory_mb: Address space in MiB (RLIMIT_AS); for Java the heap (``-Xmx``)
-            instead, as the JVM reserves far more address space than it uses.
+        cpu_s: CPU seconds of its process tree for the whole game, or None for no limit.
+        memory_mb: Memory of its process tree in MiB (see
+            :class:`~snakelab.harness.process.ProcessLimits`; for Java the heap).
+        max_processes: Processes its tree may run at once.
         output_limit: Bytes of unread answers (or of log lines in one step) allowed
             before the bot is killed for flooding its output.
         log_limit: Bytes kept in the log file; later log lines are dropped.
@@ -118,36 +133,19 @@ class BotLimits:
 
     cpu_s: float | None = None
     memory_mb: int | None = 2048
+    max_processes: int | None = 64
     output_limit: int = 1 << 20
     log_limit: int = 2 << 20
 
 
-def _preexec(limits: BotLimits, java: bool) -> Callable[[], None]:
-    cpu = limits.cpu_s
-    mem = None if java or limits.memory_mb is None else limits.memory_mb << 20
-    libc = _LIBC
-
-    def setup() -> None:  # runs in the child between fork and exec: keep it tiny
-        if cpu is not None:
-            c = max(1, int(cpu + 0.999))
-            resource.setrlimit(resource.RLIMIT_CPU, (c, c + 1))
-        if mem is not None:
-            resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        if libc is not None:
-            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-
-    return setup
-
-
 class BotProcess:
-    """One bot program with its log and error files.
+    """One bot program with its log and error files, over the process layer.
 
     Args:
         command: The argv (see :func:`bot_command`).
         log_path: Its log file (``log `` lines, prefix removed).
         err_path: Its error file (standard error).
-        limits: Resource limits.
+        limits: Limits.
         cwd: Working folder of the bot (default: the harness's).
 
     Raises:
@@ -167,31 +165,8 @@ class BotProcess:
         self.log_path = Path(log_path)
         self.err_path = Path(err_path)
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        argv = list(self.command)
-        java = bool(argv) and Path(argv[0]).name == "java"
-        if java and self.limits.memory_mb is not None:
-            argv.insert(1, f"-Xmx{self.limits.memory_mb}m")
-        self._err: IO[bytes] = self.err_path.open("wb")
         self._log: IO[bytes] = self.log_path.open("wb")
         self._log_bytes = 0
-        try:
-            self.proc = subprocess.Popen(
-                argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=self._err,
-                cwd=cwd,
-                start_new_session=True,
-                preexec_fn=_preexec(self.limits, java),  # noqa: PLW1509 - rlimits must be set in the child
-                bufsize=0,
-            )
-        except OSError as exc:
-            self._err.close()
-            self._log.close()
-            raise BotError(f"cannot start bot {shlex.join(self.command)}: {exc.strerror or exc}") from None
-        self.pid = self.proc.pid
-        self.started = time.monotonic()
-        _LIVE.add(self)
         self._cond = threading.Condition()
         self._answers: list[str] = []
         self._answer_base = 0  # answers received before those in _answers
@@ -199,18 +174,25 @@ class BotProcess:
         self._logged = 0  # bytes of log lines since the last consumption
         self.eof = False
         self.fault: str | None = None
-        self._out: queue.Queue[bytes | None] = queue.Queue(maxsize=1000)
+        lim = self.limits
+        try:
+            self.ext = ExternalProcess(
+                self.command,
+                limits=ProcessLimits(cpu_s=lim.cpu_s, memory_mb=lim.memory_mb, max_processes=lim.max_processes),
+                err_path=self.err_path,
+                cwd=cwd,
+                on_write_error=self._write_failed,
+            )
+        except BotError as exc:
+            self._log.close()
+            raise BotError(f"cannot start bot: {exc}") from None
+        self.pid = self.ext.pid
+        self.started = self.ext.started
         self._reader = threading.Thread(target=self._read, name=f"bot-reader-{self.pid}", daemon=True)
-        self._writer = threading.Thread(target=self._write, name=f"bot-writer-{self.pid}", daemon=True)
         self._reader.start()
-        self._writer.start()
-        self._killed = False
 
-    # -- threads ---------------------------------------------------------------
     def _read(self) -> None:
-        out = self.proc.stdout
-        assert out is not None
-        reader = open(out.fileno(), "rb", closefd=False)  # noqa: SIM115 - buffered view of the pipe
+        reader = open(self.ext.stdout_fd, "rb", closefd=False)  # noqa: SIM115 - buffered view of the pipe
         limit = self.limits.output_limit
         try:
             while True:
@@ -255,24 +237,11 @@ class BotProcess:
             self._log.write(data)
             self._log.flush()
 
-    def _write(self) -> None:
-        stdin = self.proc.stdin
-        assert stdin is not None
-        while True:
-            data = self._out.get()
-            if data is None:
-                break
-            try:
-                view = memoryview(data)
-                while view:
-                    n = os.write(stdin.fileno(), view)
-                    view = view[n:]
-            except (BrokenPipeError, OSError, ValueError):
-                # A write also fails once the bot has exited (a bot that never reads, say,
-                # blocked on a full pipe until then): its exit status is the better reason.
-                if not self._killed and not self.wait_exit(0.5):
-                    self._set_fault("closed its standard input")
-                break
+    def _write_failed(self) -> None:
+        # A write also fails once the bot has exited (a bot that never reads, say,
+        # blocked on a full pipe until then): its exit status is the better reason.
+        if not self.ext.wait(0.5):
+            self._set_fault("closed its standard input")
 
     def _set_fault(self, reason: str) -> None:
         with self._cond:
@@ -283,29 +252,17 @@ class BotProcess:
     # -- API ---------------------------------------------------------------------
     def send(self, lines: Sequence[str]) -> None:
         """Queue lines for the bot's standard input (never blocks; dropped if 1000 behind)."""
-        with contextlib.suppress(queue.Full):
-            self._out.put_nowait(("\n".join(lines) + "\n").encode())
+        self.ext.send(("\n".join(lines) + "\n").encode())
 
     def running(self) -> bool:
         """Whether the process is alive and no fault was seen."""
-        return self.fault is None and not self.eof and self.proc.poll() is None
+        return self.fault is None and self.ext.fault is None and not self.eof and self.ext.poll() is None
 
     def exit_reason(self) -> str:
         """Why the bot stopped running (for notices and events)."""
         if self.fault is not None:
             return self.fault
-        code = self.proc.poll()
-        if code is None and self.eof:
-            # Output closes a moment before the exit status is there.
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                code = self.proc.wait(timeout=0.5)
-        if code is None:
-            return "closed its standard output"
-        if code < 0:
-            name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
-            why = {"SIGXCPU": " (CPU-time limit)", "SIGKILL": " (killed)", "SIGSEGV": " (crash)"}.get(name, "")
-            return f"was killed by {name}{why}"
-        return f"exited with code {code}"
+        return self.ext.exit_reason()
 
     def take_latest(self) -> str | None:
         """Real time: the last answer since the previous take (None if none), then forget them."""
@@ -318,7 +275,7 @@ class BotProcess:
             return line
 
     def wait_answer(self, k: int, timeout_s: float) -> str | None:
-        """Lockstep: wait up to ``timeout_s`` for answer number ``k`` (1-based); None on timeout."""
+        """Lockstep: wait up to ``timeout_s`` for answer number ``k`` (1-based); None if none came."""
         deadline = time.monotonic() + timeout_s
         with self._cond:
             # Answers already consumed (a bot that printed extra lines) cannot be this one.
@@ -329,7 +286,9 @@ class BotProcess:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return None
-                self._cond.wait(left)
+                self._cond.wait(min(left, 0.1))  # 0.1: notice a limit the process layer enforced
+                if self.ext.fault is not None:
+                    return None
             line = self._answers[k - 1 - self._answer_base]
             drop = k - self._answer_base
             self._buffered -= sum(len(a) + 1 for a in self._answers[:drop])
@@ -340,66 +299,69 @@ class BotProcess:
 
     def wait_exit(self, timeout_s: float) -> bool:
         """Wait for the process to exit by itself; whether it did."""
-        try:
-            self.proc.wait(timeout=max(0.0, timeout_s))
-        except subprocess.TimeoutExpired:
-            return False
-        return True
+        return self.ext.wait(timeout_s)
 
     def kill(self) -> None:
-        """Kill the bot's whole process group (safe to call twice, from any thread)."""
-        self._killed = True
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pid, signal.SIGKILL)
+        """Kill the bot's whole process tree (safe to call twice, from any thread)."""
+        self.ext.kill()
 
     def close(self, grace_s: float = 0.0) -> None:
-        """Wait ``grace_s`` for a clean exit, then kill the group and release everything."""
-        if grace_s > 0 and self.proc.poll() is None:
-            self.wait_exit(grace_s)
-        self.kill()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.proc.wait(timeout=5)
-        # SIGKILL is delivered asynchronously: the bot's own children (reparented to init)
-        # may live a few more milliseconds. Wait until the group is really empty, so that
-        # "no process outlives the game" holds the moment close() returns.
-        deadline = time.monotonic() + 2.0
-        while processes_in_group(self.pid) and time.monotonic() < deadline:
-            self.kill()
-            time.sleep(0.005)
-        with contextlib.suppress(queue.Full):
-            self._out.put_nowait(None)
-        for stream in (self.proc.stdin, self.proc.stdout):
-            with contextlib.suppress(OSError, ValueError):
-                if stream is not None:
-                    stream.close()
+        """Wait ``grace_s`` for a clean exit, then kill the tree and release everything."""
+        self.ext.close(grace_s)
         self._reader.join(timeout=1)
-        self._writer.join(timeout=1)
-        self._err.close()
         self._log.close()
-        _LIVE.discard(self)
 
 
-def processes_in_group(pgid: int) -> list[int]:
-    """Pids of live (non-zombie) processes whose process group is ``pgid`` (Linux /proc)."""
-    out = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        # Fields after the command (which may hold spaces) start after the last ')'.
-        fields = stat.rsplit(")", 1)[1].split()
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            out.append(int(entry))
-    return out
+# -- who a lockstep game waits for -------------------------------------------------
 
 
-@atexit.register
-def _kill_all() -> None:
-    for bot in list(_LIVE):
-        bot.kill()
+@dataclass(frozen=True)
+class WaitStatus:
+    """A lockstep game is waiting on one bot.
+
+    Attributes:
+        player: The bot's seat.
+        name: The bot's name.
+        step: The step whose answer is awaited.
+        waited_s: Seconds waited so far.
+        limit_s: The limit for this answer.
+    """
+
+    player: int
+    name: str
+    step: int
+    waited_s: float
+    limit_s: float
+
+    def describe(self) -> str:
+        """One line for a status bar."""
+        return (
+            f"waiting for player {self.player} ({self.name}) at step {self.step}: "
+            f"{self.waited_s:.0f} s of {self.limit_s:g} s"
+        )
+
+
+WaitListener = Callable[[WaitStatus | None], None]
+_WAIT_LISTENERS: list[WaitListener] = []
+
+
+@contextlib.contextmanager
+def watch_waits(listener: WaitListener) -> Iterator[None]:
+    """Call ``listener`` while a lockstep game in this process waits long on a bot.
+
+    It gets a :class:`WaitStatus` about every half second once the wait passes
+    :data:`WAIT_NOTICE_S`, and None when that answer came (or did not) in the end.
+    """
+    _WAIT_LISTENERS.append(listener)
+    try:
+        yield
+    finally:
+        _WAIT_LISTENERS.remove(listener)
+
+
+def _tell(status: WaitStatus | None) -> None:
+    for listener in list(_WAIT_LISTENERS):
+        listener(status)
 
 
 # -- arena seats ------------------------------------------------------------------
@@ -423,16 +385,20 @@ class BotAgent(BaseAgent):
     Args:
         path: The bot file (``.py``, ``.jar`` or an executable).
         kind: ``python``, ``java`` or ``exec``; None guesses from the suffix.
-        lockstep: Wait for every answer (up to ``timeout_s``) instead of real time.
-        timeout_s: Lockstep hard limit per answer, in seconds.
+        lockstep: Wait for every answer (up to the lockstep limit) instead of real time.
+        timeout_s: Lockstep limit per answer in seconds (None: :data:`LOCKSTEP_SPEED_MULTIPLE`
+            × the game's speed, at least :data:`LOCKSTEP_MIN_S`).
         run_dir: Folder for the log and error files (default ``arena_runs/bots``).
         name: Label used in file names and notices (default: the file's stem).
-        cpu_s: CPU-time limit in seconds (default: the game's duration + 10 s, in
-            lockstep 4 × duration + 60 s; 0: none).
-        memory_mb: Memory limit in MiB (0: none).
-        startup_s: Real time: grace after start before the first state is due.
+        cpu_s: CPU-time limit of its process tree in seconds (default: the game's
+            duration + 10 s, in lockstep 4 × duration + 60 s; 0: none).
+        memory_mb: Memory limit of its process tree in MiB (0: none).
+        startup_s: Grace after start before the first state is due (real time), or
+            added to the first answer's limit (lockstep).
         output_limit: Bytes of unread answers (or of log lines in one step) allowed.
         python: Interpreter for ``.py`` bots (default ``python3``).
+        max_misses: Lockstep answers missed in a row before the bot is stopped as
+            unresponsive (0: never).
     """
 
     def __init__(
@@ -440,7 +406,7 @@ class BotAgent(BaseAgent):
         path: str,
         kind: str | None = None,
         lockstep: bool = False,
-        timeout_s: float = 10.0,
+        timeout_s: float | None = None,
         run_dir: str | None = None,
         name: str | None = None,
         cpu_s: float | None = None,
@@ -448,7 +414,10 @@ class BotAgent(BaseAgent):
         startup_s: float = 1.0,
         output_limit: int = 1 << 20,
         python: str = "python3",
+        max_misses: int = UNRESPONSIVE_MISSES,
     ) -> None:
+        if timeout_s is not None and timeout_s <= 0:
+            raise ConfigError(f"the lockstep limit must be > 0 seconds, not {timeout_s:g}")
         self.path = path
         self.command = bot_command(path, kind, python)
         self.lockstep = lockstep
@@ -459,9 +428,12 @@ class BotAgent(BaseAgent):
         self.memory_mb = memory_mb
         self.startup_s = startup_s
         self.output_limit = output_limit
+        self.max_misses = max_misses
         self.proc: BotProcess | None = None
         self.pid: int | None = None
         self.faults: list[dict[str, Any]] = []
+        self.limit_s = timeout_s if timeout_s is not None else LOCKSTEP_MIN_S
+        """The lockstep limit per answer of the current game (set by :meth:`reset`)."""
         self._speed_s = 0.05
         self._sent = 0  # states sent
         self._sent_step = -1
@@ -469,6 +441,7 @@ class BotAgent(BaseAgent):
         self._waiting = False  # a state was sent this step and is not collected yet
         self._init_sent = False
         self._crash_reported = False
+        self._misses: list[tuple[int, float]] = []  # (step, seconds waited) of the misses in a row
         self._team: _Team | None = None
         self._team_key = 0
 
@@ -487,15 +460,17 @@ class BotAgent(BaseAgent):
         super().reset(info, player, seed)
         cfg = info.config
         self._speed_s = cfg.speed / 1000.0
+        if self.timeout_s is not None:
+            self.limit_s = self.timeout_s
+        else:
+            self.limit_s = max(LOCKSTEP_MIN_S, LOCKSTEP_SPEED_MULTIPLE * self._speed_s)
         if self.cpu_s is not None:
             cpu = self.cpu_s
         else:
             # Real time: a bot cannot use more CPU than the game lasts; lockstep games
             # wait for answers, so they get a wider margin.
             cpu = cfg.duration + 10.0 if not self.lockstep else 4.0 * cfg.duration + 60.0
-        limits = BotLimits(
-            cpu_s=cpu or None, memory_mb=self.memory_mb or None, output_limit=self.output_limit, log_limit=2 << 20
-        )
+        limits = BotLimits(cpu_s=cpu or None, memory_mb=self.memory_mb or None, output_limit=self.output_limit)
         self.close()
         self.faults = []
         self.notice = None
@@ -504,6 +479,7 @@ class BotAgent(BaseAgent):
         self._init_sent = False
         self._crash_reported = False
         self._waiting = False
+        self._misses = []
         self.proc = BotProcess(self.command, self.log_path, self.err_path, limits)
         self.pid = self.proc.pid
 
@@ -561,8 +537,10 @@ class BotAgent(BaseAgent):
                 proc.take_latest()  # real time: lines before this step's deadline are spent
             return STRAIGHT
         self._waiting = False
+        waited = 0.0
         if self.lockstep:
-            line = proc.wait_answer(self._sent, self.timeout_s)
+            limit = self.limit_s + (self.startup_s if self._sent == 1 else 0.0)
+            line, waited = self._wait_lockstep(proc, state.steps + 1, limit)
         else:
             left = self._deadline - time.monotonic()
             if left > 0:
@@ -572,12 +550,56 @@ class BotAgent(BaseAgent):
             if not proc.running():
                 return self._crash(state)
             self.faults.append({"step": state.steps + 1, "kind": "timeout"})
+            if self.lockstep:
+                self._misses.append((state.steps + 1, waited))
+                if self.max_misses and len(self._misses) >= self.max_misses:
+                    return self._unresponsive(state)
             return TIMEOUT
+        self._misses = []
         try:
             return parse_move(line)
         except CodecError:
             self.faults.append({"step": state.steps + 1, "kind": "invalid", "line": line[:80]})
             return INVALID
+
+    def _wait_lockstep(self, proc: BotProcess, step: int, limit: float) -> tuple[str | None, float]:
+        """Answer number ``self._sent`` within ``limit`` seconds, telling listeners of long waits."""
+        t0 = time.monotonic()
+        deadline = t0 + limit
+        told = False
+        try:
+            while True:
+                now = time.monotonic()
+                until = min(deadline, now + 0.5 if told else t0 + WAIT_NOTICE_S)
+                line = proc.wait_answer(self._sent, max(0.0, until - now))
+                now = time.monotonic()
+                if line is not None or not proc.running() or now >= deadline:
+                    return line, now - t0
+                if now - t0 >= WAIT_NOTICE_S and _WAIT_LISTENERS:
+                    told = True
+                    _tell(WaitStatus(self.player, self.name, step, now - t0, limit))
+        finally:
+            if told:
+                _tell(None)
+
+    def _unresponsive(self, state: Any) -> int:
+        from snakelab.games.arena.rules import CRASH
+
+        assert self.proc is not None
+        steps = [s for s, _ in self._misses]
+        waited = max(w for _, w in self._misses)
+        reason = (
+            f"was unresponsive: no answer at steps {steps[0]}–{steps[-1]} "
+            f"({len(steps)} in a row, waited {waited:.1f} s for each)"
+        )
+        self.faults.append({"step": state.steps + 1, "kind": "unresponsive", "reason": reason})
+        self.notice = (
+            f"player {self.player} ({self.name}) {reason}; stopped and removed at step {state.steps + 1}; "
+            f"see {self.err_path}"
+        )
+        self.proc.kill()
+        self._crash_reported = True
+        return CRASH
 
     def _crash(self, state: Any) -> int:
         from snakelab.games.arena.rules import CRASH
@@ -591,7 +613,7 @@ class BotAgent(BaseAgent):
         return CRASH
 
     def close(self) -> None:
-        """Send ``Game Over`` (to all of the match's bots at once), wait 500 ms, kill the group."""
+        """Send ``Game Over`` (to all of the match's bots at once), wait 500 ms, kill the tree."""
         from snakelab.games.arena.codec import GAME_OVER
 
         proc = self.proc
@@ -621,15 +643,23 @@ class BotAgent(BaseAgent):
 
 
 def kill_all_bots() -> None:
-    """Kill every bot process group this harness started that is still alive."""
-    _kill_all()
+    """Kill every bot's process tree this harness started that is still alive."""
+    kill_all_processes()
 
 
 __all__ = [
+    "GAME_OVER_GRACE_S",
+    "LOCKSTEP_MIN_S",
+    "LOCKSTEP_SPEED_MULTIPLE",
+    "UNRESPONSIVE_MISSES",
+    "WAIT_NOTICE_S",
     "BotAgent",
     "BotLimits",
     "BotProcess",
+    "WaitStatus",
     "bot_command",
+    "describe_exit",
     "kill_all_bots",
     "processes_in_group",
+    "watch_waits",
 ]
