@@ -289,6 +289,11 @@ class BotProcess:
                 self._cond.wait(min(left, 0.1))  # 0.1: notice a limit the process layer enforced
                 if self.ext.fault is not None:
                     return None
+                if self.ext.returncode is not None and self._answer_base + len(self._answers) < k:
+                    # It exited (its children may hold its output open): read what it left.
+                    self._cond.wait(0.1)
+                    if self._answer_base + len(self._answers) < k:
+                        return None
             line = self._answers[k - 1 - self._answer_base]
             drop = k - self._answer_base
             self._buffered -= sum(len(a) + 1 for a in self._answers[:drop])

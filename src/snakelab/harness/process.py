@@ -62,8 +62,13 @@ everything, so when it returns no process of the tree is alive. Callers close in
 ``finally``; an ``atexit`` hook kills every tree still alive if the harness exits
 (an exception, Ctrl-C, ``sys.exit``).
 
-Wall-clock rules (per-step deadlines, the judge's wall-clock guard) belong to the
-callers, which know what the program is waiting for.
+**Wall clock.** CPU time is the contest limit; wall-clock time only guards against a
+program that sleeps or blocks (or waits for input that never comes), which uses no
+CPU. The guard is separate and generous: :func:`wall_guard_s` gives
+:data:`WALL_GUARD_MULTIPLE` (10) × the CPU limit by default, so the pipe latency of
+a long dialogue (tens of microseconds per line) never decides a game. Callers apply
+it to the time they spend waiting for the program; the arena keeps its own per-step
+timing rules on top (see :mod:`snakelab.harness.arena_bot`).
 """
 
 from __future__ import annotations
@@ -97,6 +102,9 @@ NPROC_HEADROOM = 512
 JAVA_OVERHEAD_MB = 512
 """MiB a JVM may hold beyond its heap (``-Xmx``) before the tree's memory bound applies."""
 
+WALL_GUARD_MULTIPLE = 10.0
+"""Default wall-clock guard, in multiples of the CPU limit (see :func:`wall_guard_s`)."""
+
 MARKER_ENV = "SNAKELAB_PROCESS_TREE"
 """The environment variable that marks every process of a program's tree."""
 
@@ -112,6 +120,16 @@ except OSError:  # pragma: no cover - not Linux
 _LIVE: weakref.WeakSet[ExternalProcess] = weakref.WeakSet()
 _subreaper: bool | None = None
 _subreaper_lock = threading.Lock()
+
+
+def wall_guard_s(cpu_limit_s: float | None, wall_s: float | None = None) -> float | None:
+    """The wall-clock guard: ``wall_s`` if given, else :data:`WALL_GUARD_MULTIPLE` × the CPU limit.
+
+    None (no guard) when neither is given.
+    """
+    if wall_s is not None:
+        return wall_s
+    return None if cpu_limit_s is None else WALL_GUARD_MULTIPLE * cpu_limit_s
 
 
 def make_subreaper() -> bool:
@@ -602,4 +620,5 @@ __all__ = [
     "kill_all_processes",
     "make_subreaper",
     "processes_in_group",
+    "wall_guard_s",
 ]
