@@ -83,8 +83,7 @@ def judge_cmd(
     time_limit: float | None = typer.Option(
         None,
         "--time-limit",
-        help="CPU seconds of the program (its processes together), as on CodeChef (the contest's was 4); "
-        "default none.",
+        help="CPU seconds of the program (its processes together), as on CodeChef (the contest's was 4); default none.",
     ),
     wall_limit: float | None = typer.Option(
         None,

@@ -594,8 +594,7 @@ class BotAgent(BaseAgent):
         steps = [s for s, _ in self._misses]
         waited = " + ".join(f"{w:.1f}" for _, w in self._misses)
         reason = (
-            f"was unresponsive: no answer at steps {steps[0]}–{steps[-1]} "
-            f"({len(steps)} in a row; waited {waited} s)"
+            f"was unresponsive: no answer at steps {steps[0]}–{steps[-1]} ({len(steps)} in a row; waited {waited} s)"
         )
         self.faults.append({"step": state.steps + 1, "kind": "unresponsive", "reason": reason})
         self.notice = (

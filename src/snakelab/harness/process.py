@@ -331,7 +331,7 @@ class ExternalProcess:
         self._err: IO[bytes] | None = None
         if err_path is not None:
             Path(err_path).parent.mkdir(parents=True, exist_ok=True)
-            self._err = Path(err_path).open("wb")
+            self._err = Path(err_path).open("wb")  # noqa: SIM115 - open for the program's life, closed by close()
         try:
             self.proc = subprocess.Popen(
                 argv,
@@ -435,7 +435,7 @@ class ExternalProcess:
                 continue
             st = _read_stat(pid)
             known = self._members.get(pid)
-            if st is None or (known is not None and known != -1 and known != st.start):
+            if st is None or (known is not None and known not in (-1, st.start)):
                 self._members.pop(pid, None)  # gone, or its pid recycled by another process
                 continue
             self._members[pid] = st.start
@@ -445,7 +445,9 @@ class ExternalProcess:
             if pid != self.pid or self.returncode is not None:
                 del self._members[pid]
         live = {p: s for p, s in found.items() if s.state not in ("Z", "X")}
-        cpu = self._dead_s + sum(s.ticks for p, s in found.items() if p != self.pid or self.returncode is None) / _CLK_TCK
+        # The program's own entry, once reaped, is in _dead_s (its wait4 usage).
+        ticks = sum(s.ticks for p, s in found.items() if p != self.pid or self.returncode is None)
+        cpu = self._dead_s + ticks / _CLK_TCK
         self.cpu_s = max(self.cpu_s, cpu)  # monotone across the moment a process is reaped
         mem = sum(s.rss_pages for s in live.values()) * _PAGE
         self.peak_memory_mb = max(self.peak_memory_mb, mem / (1 << 20))

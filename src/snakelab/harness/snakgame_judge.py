@@ -40,7 +40,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from snakelab.core.errors import BotError, CodecError, IllegalActionError
+from snakelab.core.errors import CodecError, IllegalActionError
 from snakelab.core.game import JSON, Outcome
 from snakelab.core.replay import ReplayWriter
 from snakelab.games.snakgame.codec import format_header

@@ -7,7 +7,7 @@ import sys
 import time
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from spawn_tree import spawn  # noqa: E402
+from spawn_tree import spawn
 
 spawn(sys.argv[1])
 how = sys.argv[2]

@@ -6,7 +6,7 @@ Usage: spawner_judged.py PIDFILE exit|crash|hang|spin
 import sys
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from spawn_tree import spawn  # noqa: E402
+from spawn_tree import spawn
 
 spawn(sys.argv[1])
 how = sys.argv[2]
