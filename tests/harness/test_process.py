@@ -207,3 +207,25 @@ def test_cpu_time_counts_children_that_have_ended(tmp_path):
 def test_external_agents_are_marked_in_the_registry():
     assert agent_entry("arena.bot").external is True
     assert agent_entry("arena.greedy").external is False
+
+
+def test_with_a_cgroup_even_a_process_that_clears_its_environment_is_killed(tmp_path):
+    # Without its marker and orphaned at once, such a process can only be found through
+    # the tree's cgroup (see the process module: without one it is not found).
+    pidfile = tmp_path / "pid"
+    escape = f"import os, time\nif os.fork() == 0:\n    os.setsid()\n    open({str(pidfile)!r}, 'w').write(str(os.getpid()))\n    time.sleep(300)\n"
+    prog = _program(
+        tmp_path,
+        f"import subprocess, sys, time\nsubprocess.run(['env', '-i', sys.executable, '-c', {escape!r}])\ntime.sleep(300)\n",
+    )
+    proc = ExternalProcess([sys.executable, str(prog)], err_path=tmp_path / "e")
+    if proc.cgroup is None:
+        proc.close()
+        pytest.skip("no cgroup can be made here (the case the module documents as not covered)")
+    try:
+        (pid,) = _pids(pidfile)
+        assert pid in proc.members()
+    finally:
+        proc.close()
+    _assert_none_alive([pid])
+    assert not proc.cgroup.path.exists()

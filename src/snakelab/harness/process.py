@@ -45,14 +45,28 @@ samples it on demand; :attr:`ExternalProcess.cpu_s` is the watchdog's latest fig
   is set to the user's task count at start plus :data:`NPROC_HEADROOM` as a backstop
   against fork bombs that outrun the watchdog (the kernel ignores it for root).
 
-What is *not* possible without cgroups: the memory and process bounds are sampled,
-so a program that allocates or forks very fast can overshoot them for up to one
-sampling period before it is stopped (the per-process ``RLIMIT_AS`` still caps each
-process exactly); and if the harness itself is killed with SIGKILL, the program
-dies (``PR_SET_PDEATHSIG``) but descendants it started live on, as nothing is left
-to kill them. A cgroup would make both exact (``memory.max``, ``pids.max``,
-``cgroup.kill``); the layer does not create one, as the common case (a desktop
-session or a container) gives none that a user process may write.
+**A cgroup, where one can be made.** If the cgroup v2 hierarchy is mounted and the
+harness may create a cgroup under its own (root, or a delegated subtree such as a
+systemd user session's), each program gets one (:class:`Cgroup`): the program joins it
+between fork and exec, so everything it starts is in it. Its ``cgroup.procs`` then
+gives the tree exactly (even a process that cleared its environment and left its
+parentage), ``cgroup.kill`` kills it at once, and where the harness's cgroup enables
+the memory and pids controllers for its children, ``memory.max`` and ``pids.max``
+bound the tree exactly (the kernel refuses the allocation or the fork). The cgroup is
+removed when the program is closed; the cgroups of a harness that was killed with
+SIGKILL are killed and removed by the next harness that makes one in the same place.
+
+What is *not* possible without a cgroup: the memory and process bounds are sampled, so
+a program that allocates or forks very fast can overshoot them for up to one sampling
+period before it is stopped (the per-process ``RLIMIT_AS`` still caps each process
+exactly, and resident memory counts pages shared between processes once per process);
+a process that clears its environment and is orphaned between two samples is not
+found (with the subreaper it is re-parented to the harness, but nothing tells it from
+the harness's other children); and if the harness itself is killed with SIGKILL the
+program dies (``PR_SET_PDEATHSIG``) but descendants it started live on, as nothing is
+left to kill them. Without the subreaper (not Linux, or a kernel before 3.4) orphans go
+to init: they are found through their marker while they live, but the CPU time of
+those that end by themselves is lost.
 
 **Stopping.** :meth:`ExternalProcess.kill` stops every process of the tree: first
 ``SIGSTOP`` to all (so none can fork while it is being killed), then ``SIGKILL``,
@@ -257,10 +271,141 @@ def is_alive(pid: int) -> bool:
     return st is not None and st.state not in ("Z", "X")
 
 
-def _preexec(cpu_s: float | None, mem_bytes: int | None, nproc: int | None) -> Callable[[], None]:
+def _own_cgroup_dir() -> Path | None:
+    """The folder of the harness's own cgroup in the cgroup v2 hierarchy, if mounted."""
+    try:
+        rel = next(
+            line[3:].strip() for line in Path("/proc/self/cgroup").read_text().splitlines() if line.startswith("0::")
+        )
+        mounts = Path("/proc/self/mountinfo").read_text().splitlines()
+    except (OSError, StopIteration):
+        return None
+    for line in mounts:
+        fields = line.split()
+        if " - cgroup2 " in line and len(fields) > 4:
+            return Path(fields[4]) / rel.lstrip("/")
+    return None
+
+
+class Cgroup:
+    """A cgroup v2 for one program's tree, made only where the harness may make one.
+
+    It gives exact membership (``cgroup.procs``: every process of the tree, whatever it
+    did to its environment or parentage), an atomic kill (``cgroup.kill``, Linux ≥
+    5.14) and, when the memory and pids controllers are enabled for children of the
+    harness's cgroup, exact limits (``memory.max``, ``pids.max``).
+    """
+
+    PREFIX = "snakelab-"
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.memory_max = False
+        """Whether ``memory.max`` bounds the tree."""
+        self.pids_max = False
+        """Whether ``pids.max`` bounds the tree."""
+
+    @classmethod
+    def make(cls, token: str) -> Cgroup | None:
+        """A new cgroup under the harness's own, or None where none can be made."""
+        base = _own_cgroup_dir()
+        if base is None or not os.access(base, os.W_OK):
+            return None
+        cls._remove_stale(base)
+        path = base / f"{cls.PREFIX}{os.getpid()}-{token}"
+        try:
+            path.mkdir()
+        except OSError:
+            return None
+        if not os.access(path / "cgroup.procs", os.W_OK):
+            with contextlib.suppress(OSError):
+                path.rmdir()
+            return None
+        return cls(path)
+
+    @classmethod
+    def _remove_stale(cls, base: Path) -> None:
+        """Kill and remove the cgroups of harnesses that died without cleaning up (SIGKILL)."""
+        with contextlib.suppress(OSError):
+            for entry in base.iterdir():
+                if not entry.name.startswith(cls.PREFIX):
+                    continue
+                try:
+                    owner = int(entry.name[len(cls.PREFIX) :].split("-")[0])
+                except ValueError:
+                    continue
+                if owner == os.getpid() or is_alive(owner):
+                    continue
+                stale = cls(entry)
+                stale.kill()
+                stale.remove(wait_s=0.2)
+
+    def limit(self, memory_bytes: int | None, pids: int | None) -> None:
+        """Set ``memory.max`` and ``pids.max`` where those controllers are enabled."""
+        if memory_bytes is not None:
+            with contextlib.suppress(OSError):
+                (self.path / "memory.max").write_text(str(memory_bytes))
+                with contextlib.suppress(OSError):
+                    (self.path / "memory.swap.max").write_text("0")
+                self.memory_max = True
+        if pids is not None:
+            with contextlib.suppress(OSError):
+                (self.path / "pids.max").write_text(str(pids))
+                self.pids_max = True
+
+    def oom_killed(self) -> bool:
+        """Whether the kernel killed a process of the cgroup for passing ``memory.max``."""
+        if not self.memory_max:
+            return False
+        try:
+            events = dict(line.split() for line in (self.path / "memory.events").read_text().splitlines())
+        except (OSError, ValueError):
+            return False
+        return int(events.get("oom_kill", "0")) > 0
+
+    def procs(self) -> list[int]:
+        """Pids of the processes in the cgroup."""
+        try:
+            return [int(x) for x in (self.path / "cgroup.procs").read_text().split()]
+        except (OSError, ValueError):
+            return []
+
+    def kill(self) -> None:
+        """Kill every process in the cgroup at once (where ``cgroup.kill`` exists)."""
+        with contextlib.suppress(OSError):
+            (self.path / "cgroup.kill").write_text("1")
+
+    def remove(self, wait_s: float = 1.0) -> None:
+        """Remove the (emptied) cgroup; a cgroup still busy after ``wait_s`` is left."""
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                self.path.rmdir()
+                return
+            except FileNotFoundError:
+                return
+            except OSError:
+                if time.monotonic() > deadline:
+                    return
+                for pid in self.procs():
+                    with contextlib.suppress(ProcessLookupError, PermissionError):
+                        os.kill(pid, signal.SIGKILL)
+                time.sleep(0.01)
+
+
+def _preexec(
+    cpu_s: float | None, mem_bytes: int | None, nproc: int | None, cgroup_procs: bytes | None
+) -> Callable[[], None]:
     libc = _LIBC
 
     def setup() -> None:  # runs in the child between fork and exec: keep it tiny
+        if cgroup_procs is not None:
+            try:  # join the tree's cgroup before anything else can fork
+                fd = os.open(cgroup_procs, os.O_WRONLY)
+                os.write(fd, b"0")
+                os.close(fd)
+            except OSError:
+                pass
         if cpu_s is not None:
             # A backstop only: the watchdog stops the tree at the limit itself.
             c = max(1, int(cpu_s + 0.999)) + 1
@@ -297,6 +442,7 @@ class ExternalProcess:
         poll_s: Seconds between two samples by the watchdog.
         on_write_error: Called (in the writer thread) when writing to its standard
             input fails: it closed it, or exited.
+        use_cgroup: Put the tree in a cgroup of its own where one can be made.
 
     Raises:
         BotError: if the program cannot be started.
@@ -311,6 +457,7 @@ class ExternalProcess:
         cwd: str | None = None,
         poll_s: float = POLL_S,
         on_write_error: Callable[[], None] | None = None,
+        use_cgroup: bool = True,
     ) -> None:
         self.command = list(command)
         self._on_write_error = on_write_error
@@ -324,6 +471,10 @@ class ExternalProcess:
         self._tree_mem_bytes = None if mem is None else (mem + (JAVA_OVERHEAD_MB if java else 0)) << 20
         make_subreaper()
         self._token = secrets.token_hex(8)
+        self.cgroup = Cgroup.make(self._token) if use_cgroup else None
+        """The tree's cgroup, where one could be made (None otherwise)."""
+        if self.cgroup is not None:
+            self.cgroup.limit(self._tree_mem_bytes, self.limits.max_processes)
         self._marker = f"{MARKER_ENV}={self._token}".encode()
         env = dict(os.environ)
         env[MARKER_ENV] = self._token
@@ -341,12 +492,19 @@ class ExternalProcess:
                 cwd=cwd,
                 env=env,
                 start_new_session=True,
-                preexec_fn=_preexec(self.limits.cpu_s, None if java or mem is None else mem << 20, nproc),  # noqa: PLW1509 - rlimits must be set in the child
+                preexec_fn=_preexec(  # noqa: PLW1509 - rlimits and the cgroup must be set in the child
+                    self.limits.cpu_s,
+                    None if java or mem is None else mem << 20,
+                    nproc,
+                    None if self.cgroup is None else bytes(self.cgroup.path / "cgroup.procs"),
+                ),
                 bufsize=0,
             )
         except OSError as exc:
             if self._err is not None:
                 self._err.close()
+            if self.cgroup is not None:
+                self.cgroup.remove()
             raise BotError(f"cannot start {shlex.join(self.command)}: {exc.strerror or exc}") from None
         self.pid = self.proc.pid
         self.started = time.monotonic()
@@ -417,6 +575,8 @@ class ExternalProcess:
         self._reap()
         found: dict[int, _Stat] = {}
         stack = list(self._members)
+        if self.cgroup is not None:
+            stack.extend(self.cgroup.procs())  # exact, where the tree has a cgroup
         me = os.getpid()
         # Orphans re-parented to the harness before a sample saw them: ours if marked.
         for child in _children(me):
@@ -543,11 +703,15 @@ class ExternalProcess:
             code = self.returncode
         if code is None:
             return "closed its standard output"
+        if code == -signal.SIGKILL and self.cgroup is not None and self.cgroup.oom_killed():
+            return f"used more than {self.limits.memory_mb} MiB of memory (its processes together)"
         return describe_exit(code)
 
     def _kill_tree(self) -> None:
         """Stop, then kill, every live process of the tree until none is left (lock held)."""
         self._killed = True
+        if self.cgroup is not None:
+            self.cgroup.kill()
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pid, signal.SIGKILL)
         deadline = time.monotonic() + 5.0
@@ -588,6 +752,8 @@ class ExternalProcess:
                     if self.returncode is None:
                         time.sleep(0.002)
             self._sample()  # the final CPU figure, with everything reaped
+            if self.cgroup is not None:
+                self.cgroup.remove()
         self._closed.set()
         for stream in (self.proc.stdin, self.proc.stdout):
             with contextlib.suppress(OSError, ValueError):
