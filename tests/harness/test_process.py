@@ -213,11 +213,15 @@ def test_with_a_cgroup_even_a_process_that_clears_its_environment_is_killed(tmp_
     # Without its marker and orphaned at once, such a process can only be found through
     # the tree's cgroup (see the process module: without one it is not found).
     pidfile = tmp_path / "pid"
-    escape = f"import os, time\nif os.fork() == 0:\n    os.setsid()\n    open({str(pidfile)!r}, 'w').write(str(os.getpid()))\n    time.sleep(300)\n"
-    prog = _program(
-        tmp_path,
-        f"import subprocess, sys, time\nsubprocess.run(['env', '-i', sys.executable, '-c', {escape!r}])\ntime.sleep(300)\n",
+    escape = (
+        "import os, time\n"
+        "if os.fork() == 0:\n"
+        "    os.setsid()\n"
+        f"    open({str(pidfile)!r}, 'w').write(str(os.getpid()))\n"
+        "    time.sleep(300)\n"
     )
+    body = f"import subprocess, sys, time\nsubprocess.run(['env', '-i', sys.executable, '-c', {escape!r}])\n"
+    prog = _program(tmp_path, body + "time.sleep(300)\n")
     proc = ExternalProcess([sys.executable, str(prog)], err_path=tmp_path / "e")
     if proc.cgroup is None:
         proc.close()
