@@ -89,7 +89,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import ctypes
 import os
 import queue
 import resource
@@ -103,9 +102,24 @@ import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from snakelab.core.errors import BotError
+from snakelab.harness.proctree import (
+    CLK_TCK,
+    LIBC,
+    PAGE,
+    PR_SET_PDEATHSIG,
+    Cgroup,
+    Stat,
+    children,
+    has_marker,
+    is_alive,
+    make_subreaper,
+    processes_in_group,
+    read_stat,
+    user_tasks,
+)
 
 POLL_S = 0.05
 """Seconds between two samples of a program's tree by its watchdog."""
@@ -122,18 +136,7 @@ WALL_GUARD_MULTIPLE = 10.0
 MARKER_ENV = "SNAKELAB_PROCESS_TREE"
 """The environment variable that marks every process of a program's tree."""
 
-_CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-_PAGE = resource.getpagesize()
-_PR_SET_PDEATHSIG = 1
-_PR_SET_CHILD_SUBREAPER = 36
-try:
-    _LIBC: Any = ctypes.CDLL(None, use_errno=True)
-except OSError:  # pragma: no cover - not Linux
-    _LIBC = None
-
 _LIVE: weakref.WeakSet[ExternalProcess] = weakref.WeakSet()
-_subreaper: bool | None = None
-_subreaper_lock = threading.Lock()
 
 
 def wall_guard_s(cpu_limit_s: float | None, wall_s: float | None = None) -> float | None:
@@ -144,24 +147,6 @@ def wall_guard_s(cpu_limit_s: float | None, wall_s: float | None = None) -> floa
     if wall_s is not None:
         return wall_s
     return None if cpu_limit_s is None else WALL_GUARD_MULTIPLE * cpu_limit_s
-
-
-def make_subreaper() -> bool:
-    """Make the harness process a child subreaper (once); whether it is one.
-
-    Orphans of the programs it runs are then re-parented to it, so their trees stay
-    closed. Without it (not Linux, or an old kernel), orphans go to init: they are
-    still found and killed through their marker while they live, but the CPU time of
-    those that end by themselves is lost.
-    """
-    global _subreaper
-    with _subreaper_lock:
-        if _subreaper is None:
-            ok = False
-            if _LIBC is not None:
-                ok = _LIBC.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-            _subreaper = ok
-        return _subreaper
 
 
 @dataclass(frozen=True)
@@ -180,223 +165,10 @@ class ProcessLimits:
     max_processes: int | None = 64
 
 
-@dataclass(frozen=True)
-class _Stat:
-    """What one sample reads from ``/proc/<pid>/stat``."""
-
-    start: int
-    state: str
-    ppid: int
-    ticks: int  # utime + stime + cutime + cstime
-    rss_pages: int
-
-
-def _read_stat(pid: int) -> _Stat | None:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            raw = f.read()
-    except OSError:
-        return None
-    # Fields after the command (which may hold spaces or parentheses) follow the last ')'.
-    fields = raw[raw.rfind(b")") + 2 :].split()
-    try:
-        return _Stat(
-            start=int(fields[19]),
-            state=fields[0].decode(),
-            ppid=int(fields[1]),
-            ticks=int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14]),
-            rss_pages=int(fields[21]),
-        )
-    except (IndexError, ValueError):
-        return None
-
-
-def _children(pid: int) -> list[int]:
-    """Children of ``pid`` (all of its threads' children)."""
-    out: list[int] = []
-    try:
-        tids = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return out
-    for tid in tids:
-        try:
-            with open(f"/proc/{pid}/task/{tid}/children", "rb") as f:
-                out.extend(int(x) for x in f.read().split())
-        except (OSError, ValueError):
-            continue
-    return out
-
-
-def _has_marker(pid: int, marker: bytes) -> bool:
-    try:
-        with open(f"/proc/{pid}/environ", "rb") as f:
-            return marker in f.read().split(b"\0")
-    except OSError:
-        return False
-
-
-def _user_tasks() -> int:
-    """Tasks (threads included: what ``RLIMIT_NPROC`` counts) of this user now."""
-    uid = os.getuid()
-    n = 0
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                if os.stat(f"/proc/{entry}").st_uid == uid:
-                    n += len(os.listdir(f"/proc/{entry}/task"))
-            except OSError:
-                continue
-    return n
-
-
-def processes_in_group(pgid: int) -> list[int]:
-    """Pids of live (non-zombie) processes whose process group is ``pgid`` (Linux /proc)."""
-    out = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        fields = stat.rsplit(")", 1)[1].split()
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            out.append(int(entry))
-    return out
-
-
-def is_alive(pid: int) -> bool:
-    """Whether a process exists and is not a zombie."""
-    st = _read_stat(pid)
-    return st is not None and st.state not in ("Z", "X")
-
-
-def _own_cgroup_dir() -> Path | None:
-    """The folder of the harness's own cgroup in the cgroup v2 hierarchy, if mounted."""
-    try:
-        rel = next(
-            line[3:].strip() for line in Path("/proc/self/cgroup").read_text().splitlines() if line.startswith("0::")
-        )
-        mounts = Path("/proc/self/mountinfo").read_text().splitlines()
-    except (OSError, StopIteration):
-        return None
-    for line in mounts:
-        fields = line.split()
-        if " - cgroup2 " in line and len(fields) > 4:
-            return Path(fields[4]) / rel.lstrip("/")
-    return None
-
-
-class Cgroup:
-    """A cgroup v2 for one program's tree, made only where the harness may make one.
-
-    It gives exact membership (``cgroup.procs``: every process of the tree, whatever it
-    did to its environment or parentage), an atomic kill (``cgroup.kill``, Linux ≥
-    5.14) and, when the memory and pids controllers are enabled for children of the
-    harness's cgroup, exact limits (``memory.max``, ``pids.max``).
-    """
-
-    PREFIX = "snakelab-"
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.memory_max = False
-        """Whether ``memory.max`` bounds the tree."""
-        self.pids_max = False
-        """Whether ``pids.max`` bounds the tree."""
-
-    @classmethod
-    def make(cls, token: str) -> Cgroup | None:
-        """A new cgroup under the harness's own, or None where none can be made."""
-        base = _own_cgroup_dir()
-        if base is None or not os.access(base, os.W_OK):
-            return None
-        cls._remove_stale(base)
-        path = base / f"{cls.PREFIX}{os.getpid()}-{token}"
-        try:
-            path.mkdir()
-        except OSError:
-            return None
-        if not os.access(path / "cgroup.procs", os.W_OK):
-            with contextlib.suppress(OSError):
-                path.rmdir()
-            return None
-        return cls(path)
-
-    @classmethod
-    def _remove_stale(cls, base: Path) -> None:
-        """Kill and remove the cgroups of harnesses that died without cleaning up (SIGKILL)."""
-        with contextlib.suppress(OSError):
-            for entry in base.iterdir():
-                if not entry.name.startswith(cls.PREFIX):
-                    continue
-                try:
-                    owner = int(entry.name[len(cls.PREFIX) :].split("-")[0])
-                except ValueError:
-                    continue
-                if owner == os.getpid() or is_alive(owner):
-                    continue
-                stale = cls(entry)
-                stale.kill()
-                stale.remove(wait_s=0.2)
-
-    def limit(self, memory_bytes: int | None, pids: int | None) -> None:
-        """Set ``memory.max`` and ``pids.max`` where those controllers are enabled."""
-        if memory_bytes is not None:
-            with contextlib.suppress(OSError):
-                (self.path / "memory.max").write_text(str(memory_bytes))
-                with contextlib.suppress(OSError):
-                    (self.path / "memory.swap.max").write_text("0")
-                self.memory_max = True
-        if pids is not None:
-            with contextlib.suppress(OSError):
-                (self.path / "pids.max").write_text(str(pids))
-                self.pids_max = True
-
-    def oom_killed(self) -> bool:
-        """Whether the kernel killed a process of the cgroup for passing ``memory.max``."""
-        if not self.memory_max:
-            return False
-        try:
-            events = dict(line.split() for line in (self.path / "memory.events").read_text().splitlines())
-        except (OSError, ValueError):
-            return False
-        return int(events.get("oom_kill", "0")) > 0
-
-    def procs(self) -> list[int]:
-        """Pids of the processes in the cgroup."""
-        try:
-            return [int(x) for x in (self.path / "cgroup.procs").read_text().split()]
-        except (OSError, ValueError):
-            return []
-
-    def kill(self) -> None:
-        """Kill every process in the cgroup at once (where ``cgroup.kill`` exists)."""
-        with contextlib.suppress(OSError):
-            (self.path / "cgroup.kill").write_text("1")
-
-    def remove(self, wait_s: float = 1.0) -> None:
-        """Remove the (emptied) cgroup; a cgroup still busy after ``wait_s`` is left."""
-        deadline = time.monotonic() + wait_s
-        while True:
-            try:
-                self.path.rmdir()
-                return
-            except FileNotFoundError:
-                return
-            except OSError:
-                if time.monotonic() > deadline:
-                    return
-                for pid in self.procs():
-                    with contextlib.suppress(ProcessLookupError, PermissionError):
-                        os.kill(pid, signal.SIGKILL)
-                time.sleep(0.01)
-
-
 def _preexec(
     cpu_s: float | None, mem_bytes: int | None, nproc: int | None, cgroup_procs: bytes | None
 ) -> Callable[[], None]:
-    libc = _LIBC
+    libc = LIBC
 
     def setup() -> None:  # runs in the child between fork and exec: keep it tiny
         if cgroup_procs is not None:
@@ -417,7 +189,7 @@ def _preexec(
                 resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         if libc is not None:
-            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
     return setup
 
@@ -478,7 +250,7 @@ class ExternalProcess:
         self._marker = f"{MARKER_ENV}={self._token}".encode()
         env = dict(os.environ)
         env[MARKER_ENV] = self._token
-        nproc = None if self.limits.max_processes is None else _user_tasks() + NPROC_HEADROOM
+        nproc = None if self.limits.max_processes is None else user_tasks() + NPROC_HEADROOM
         self._err: IO[bytes] | None = None
         if err_path is not None:
             Path(err_path).parent.mkdir(parents=True, exist_ok=True)
@@ -570,22 +342,22 @@ class ExternalProcess:
             time.sleep(0.002)
 
     # -- the tree ----------------------------------------------------------------
-    def _sample(self) -> dict[int, _Stat]:
+    def _sample(self) -> dict[int, Stat]:
         """Find the live tree and update CPU, memory and process figures (caller holds the lock)."""
         self._reap()
-        found: dict[int, _Stat] = {}
+        found: dict[int, Stat] = {}
         stack = list(self._members)
         if self.cgroup is not None:
             stack.extend(self.cgroup.procs())  # exact, where the tree has a cgroup
         me = os.getpid()
         # Orphans re-parented to the harness before a sample saw them: ours if marked.
-        for child in _children(me):
+        for child in children(me):
             if child in self._members:
                 continue
-            st = _read_stat(child)
+            st = read_stat(child)
             if st is None or (child, st.start) in self._not_ours:
                 continue
-            if child != self.pid and _has_marker(child, self._marker):
+            if child != self.pid and has_marker(child, self._marker):
                 stack.append(child)
             else:
                 self._not_ours.add((child, st.start))
@@ -593,23 +365,23 @@ class ExternalProcess:
             pid = stack.pop()
             if pid in found:
                 continue
-            st = _read_stat(pid)
+            st = read_stat(pid)
             known = self._members.get(pid)
             if st is None or (known is not None and known not in (-1, st.start)):
                 self._members.pop(pid, None)  # gone, or its pid recycled by another process
                 continue
             self._members[pid] = st.start
             found[pid] = st
-            stack.extend(c for c in _children(pid) if c not in found)
+            stack.extend(c for c in children(pid) if c not in found)
         for pid in [p for p in self._members if p not in found]:
             if pid != self.pid or self.returncode is not None:
                 del self._members[pid]
         live = {p: s for p, s in found.items() if s.state not in ("Z", "X")}
         # The program's own entry, once reaped, is in _dead_s (its wait4 usage).
         ticks = sum(s.ticks for p, s in found.items() if p != self.pid or self.returncode is None)
-        cpu = self._dead_s + ticks / _CLK_TCK
+        cpu = self._dead_s + ticks / CLK_TCK
         self.cpu_s = max(self.cpu_s, cpu)  # monotone across the moment a process is reaped
-        mem = sum(s.rss_pages for s in live.values()) * _PAGE
+        mem = sum(s.rss_pages for s in live.values()) * PAGE
         self.peak_memory_mb = max(self.peak_memory_mb, mem / (1 << 20))
         self.peak_processes = max(self.peak_processes, len(live))
         return live
@@ -622,7 +394,7 @@ class ExternalProcess:
         for pid in list(self._members):
             if pid == self.pid:
                 continue
-            st = _read_stat(pid)
+            st = read_stat(pid)
             if st is not None and st.state in ("Z", "X") and st.ppid == me:
                 self._wait4(pid, main=False)
 
@@ -651,7 +423,7 @@ class ExternalProcess:
                 fault: tuple[str, str] | None = None
                 if limits.cpu_s is not None and self.cpu_s > limits.cpu_s:
                     fault = ("cpu", f"used more than {limits.cpu_s:g} s of CPU time (its processes together)")
-                elif self._tree_mem_bytes is not None and sum(s.rss_pages for s in live.values()) * _PAGE > (
+                elif self._tree_mem_bytes is not None and sum(s.rss_pages for s in live.values()) * PAGE > (
                     self._tree_mem_bytes
                 ):
                     fault = (
