@@ -124,7 +124,7 @@ from snakelab.harness.proctree import (
 POLL_S = 0.05
 """Seconds between two samples of a program's tree by its watchdog."""
 
-NPROC_HEADROOM = 512
+NPROC_HEADROOM = 1024
 """Tasks a program may add to its user's count before ``RLIMIT_NPROC`` refuses a fork."""
 
 JAVA_OVERHEAD_MB = 512
