@@ -233,3 +233,19 @@ def test_with_a_cgroup_even_a_process_that_clears_its_environment_is_killed(tmp_
         proc.close()
     _assert_none_alive([pid])
     assert not proc.cgroup.path.exists()
+
+
+@pytest.mark.parametrize("verb", ["judge", "arena"])
+def test_ctrl_c_leaves_no_process_of_the_program(tmp_path, verb):
+    from tests.cli_helpers import interrupt_snakelab
+
+    pidfile = tmp_path / "pids"
+    if verb == "judge":
+        args = ("snakgame", "judge", "--game", SMALL, "--", sys.executable, PROGRAMS / "spawner_judged.py", pidfile)
+        args = (*args, "hang")
+    else:
+        cmd = shlex.join([sys.executable, "-u", str(PROGRAMS / "spawner_bot.py"), str(pidfile), "hang"])
+        args = ("arena", "run", "-e", cmd, "--lockstep", "--timeout", "60", "--no-view", "--run-dir", tmp_path / "run")
+    proc, err = interrupt_snakelab(*args, ready=pidfile.exists, what="the program's pid file")
+    assert proc.returncode != 0 and "Traceback" not in err
+    _assert_none_alive(_pids(pidfile))
