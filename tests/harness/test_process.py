@@ -13,7 +13,7 @@ from snakelab import make, make_agent
 from snakelab.core.registry import agent_entry
 from snakelab.harness import play
 from snakelab.harness.arena_bot import BotAgent
-from snakelab.harness.process import ExternalProcess, ProcessLimits, is_alive, make_subreaper, wall_guard_s
+from snakelab.harness.process import ExternalProcess, ProcessLimits, is_alive, is_subreaper, wall_guard_s
 from snakelab.harness.snakgame_judge import run_judge
 from tests.cli_helpers import run_snakelab
 
@@ -40,8 +40,15 @@ def _program(tmp_path: Path, body: str) -> Path:
     return path
 
 
-def test_the_harness_is_a_subreaper():
-    assert make_subreaper() is True
+def test_the_harness_is_a_subreaper_while_it_runs_programs(tmp_path):
+    assert not is_subreaper()  # other processes it starts at other times orphan to init
+    procs = [ExternalProcess(["sleep", "60"], err_path=tmp_path / f"e{k}") for k in range(2)]
+    assert is_subreaper()
+    procs[0].close()
+    assert is_subreaper()  # one program still runs
+    procs[1].close()
+    procs[1].close()  # closing twice releases once
+    assert not is_subreaper()
 
 
 # -- judged SNAKGAME programs ------------------------------------------------------

@@ -13,8 +13,8 @@ Between fork and exec it gets its rlimits (below), no core files, and
 memory limit as their heap (``-Xmx``) instead of an address-space limit, as the JVM
 reserves far more address space than it uses.
 
-**The tree.** The harness process makes itself a *child subreaper*
-(``prctl(PR_SET_CHILD_SUBREAPER)``, Linux ≥ 3.4) when it starts its first program. A
+**The tree.** The harness process is a *child subreaper*
+(``prctl(PR_SET_CHILD_SUBREAPER)``, Linux ≥ 3.4) while it runs programs. A
 process whose parent dies is then re-parented to the harness instead of init, so no
 descendant of a program can leave the tree: not by double-forking, not by calling
 ``setsid()`` (which changes the session and process group, not the parent). A
@@ -114,10 +114,12 @@ from snakelab.harness.proctree import (
     Stat,
     children,
     has_marker,
+    hold_subreaper,
     is_alive,
-    make_subreaper,
+    is_subreaper,
     processes_in_group,
     read_stat,
+    release_subreaper,
     user_tasks,
 )
 
@@ -241,7 +243,7 @@ class ExternalProcess:
         if java and mem is not None:
             argv.insert(1, f"-Xmx{mem}m")
         self._tree_mem_bytes = None if mem is None else (mem + (JAVA_OVERHEAD_MB if java else 0)) << 20
-        make_subreaper()
+        self._subreaper = hold_subreaper()
         self._token = secrets.token_hex(8)
         self.cgroup = Cgroup.make(self._token) if use_cgroup else None
         """The tree's cgroup, where one could be made (None otherwise)."""
@@ -277,6 +279,8 @@ class ExternalProcess:
                 self._err.close()
             if self.cgroup is not None:
                 self.cgroup.remove()
+            if self._subreaper:
+                release_subreaper()
             raise BotError(f"cannot start {shlex.join(self.command)}: {exc.strerror or exc}") from None
         self.pid = self.proc.pid
         self.started = time.monotonic()
@@ -526,6 +530,8 @@ class ExternalProcess:
             self._sample()  # the final CPU figure, with everything reaped
             if self.cgroup is not None:
                 self.cgroup.remove()
+            if self._subreaper and not self._closed.is_set():
+                release_subreaper()
         self._closed.set()
         for stream in (self.proc.stdin, self.proc.stdout):
             with contextlib.suppress(OSError, ValueError):
@@ -557,8 +563,8 @@ __all__ = [
     "ProcessLimits",
     "describe_exit",
     "is_alive",
+    "is_subreaper",
     "kill_all_processes",
-    "make_subreaper",
     "processes_in_group",
     "wall_guard_s",
 ]

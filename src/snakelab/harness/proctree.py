@@ -29,26 +29,48 @@ except OSError:  # pragma: no cover - not Linux
     LIBC = None
 
 
-_subreaper: bool | None = None
+_PR_GET_CHILD_SUBREAPER = 37
+_subreaper_holds = 0
 _subreaper_lock = threading.Lock()
 
 
-def make_subreaper() -> bool:
-    """Make the harness process a child subreaper (once); whether it is one.
+def hold_subreaper() -> bool:
+    """Make the harness process a child subreaper while it runs programs; whether it is one.
 
     Orphans of the programs it runs are then re-parented to it, so their trees stay
-    closed. Without it (not Linux, or an old kernel), orphans go to init: they are
-    still found and killed through their marker while they live, but the CPU time of
-    those that end by themselves is lost.
+    closed. Each call is matched by :func:`release_subreaper`: the flag is set while at
+    least one program runs and cleared after the last, so processes orphaned by
+    anything else the harness process started at other times still go to init (the
+    harness reaps only the orphans of its programs' trees). Without it (not Linux, or a
+    kernel before 3.4), orphans go to init: they are still found and killed through
+    their marker while they live, but the CPU time of those that end by themselves is
+    lost.
     """
-    global _subreaper
+    global _subreaper_holds
     with _subreaper_lock:
-        if _subreaper is None:
-            ok = False
-            if LIBC is not None:
-                ok = LIBC.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-            _subreaper = ok
-        return _subreaper
+        if _subreaper_holds == 0 and (LIBC is None or LIBC.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0):
+            return False
+        _subreaper_holds += 1
+        return True
+
+
+def release_subreaper() -> None:
+    """Undo one successful :func:`hold_subreaper` (the flag is cleared after the last)."""
+    global _subreaper_holds
+    with _subreaper_lock:
+        if _subreaper_holds == 0:
+            return
+        _subreaper_holds -= 1
+        if _subreaper_holds == 0 and LIBC is not None:
+            LIBC.prctl(_PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+
+
+def is_subreaper() -> bool:
+    """Whether the harness process is a child subreaper now."""
+    if LIBC is None:
+        return False
+    flag = ctypes.c_int(0)
+    return LIBC.prctl(_PR_GET_CHILD_SUBREAPER, ctypes.byref(flag), 0, 0, 0) == 0 and flag.value != 0
 
 
 @dataclass(frozen=True)
@@ -271,10 +293,12 @@ __all__ = [
     "Stat",
     "children",
     "has_marker",
+    "hold_subreaper",
     "is_alive",
-    "make_subreaper",
+    "is_subreaper",
     "own_cgroup_dir",
     "processes_in_group",
     "read_stat",
+    "release_subreaper",
     "user_tasks",
 ]
