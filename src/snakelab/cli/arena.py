@@ -23,7 +23,7 @@ from snakelab.cli.common import (
 from snakelab.core.errors import ConfigError, SnakelabError
 from snakelab.core.game import Agent, Budget
 from snakelab.core.registry import format_spec, make_agent
-from snakelab.harness.arena_bot import WAIT_NOTICE_S, WaitStatus
+from snakelab.harness.arena_bot import WAIT_NOTICE_S, WaitStatus, watch_waits
 from snakelab.harness.match import MatchResult, MatchSpec, play
 from snakelab.harness.ratings import wilson_interval
 from snakelab.harness.run import match_seeds
@@ -138,7 +138,7 @@ def run_cmd(
     error go to its own files in the run folder.
     """
     check_writable(replay)
-    from snakelab.harness.arena_bot import BotAgent, watch_waits
+    from snakelab.harness.arena_bot import BotAgent
 
     try:
         seats = parse_seats(list(ctx.args))
@@ -334,9 +334,10 @@ def tournament_cmd(
         labels = [label for label, _ in entries]
         specs, lineups = tournament_specs([ref for _, ref in entries], cfg.num_snakes, games, seed, gstr, cfg.speed)
         t0 = time.perf_counter()
-        results = run_matches(
-            specs, f"arena tournament, {games} games", executor=executor, jobs=jobs, resume=resume, run_seed=seed
-        )
+        with watch_waits(_show_wait):  # heard when the matches run in this process (-j 1)
+            results = run_matches(
+                specs, f"arena tournament, {games} games", executor=executor, jobs=jobs, resume=resume, run_seed=seed
+            )
         wall = time.perf_counter() - t0
     except SnakelabError as exc:
         fail(str(exc))
