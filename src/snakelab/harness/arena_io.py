@@ -132,9 +132,9 @@ class BotProcess:
                 cwd=cwd,
                 on_write_error=self._write_failed,
             )
-        except BotError as exc:
+        except BotError:
             self._log.close()
-            raise BotError(f"cannot start bot: {exc}") from None
+            raise
         self.pid = self.ext.pid
         self.started = self.ext.started
         self._reader = threading.Thread(target=self._read, name=f"bot-reader-{self.pid}", daemon=True)

@@ -243,6 +243,13 @@ class ExternalProcess:
         if java and mem is not None:
             argv.insert(1, f"-Xmx{mem}m")
         self._tree_mem_bytes = None if mem is None else (mem + (JAVA_OVERHEAD_MB if java else 0)) << 20
+        self._err: IO[bytes] | None = None
+        if err_path is not None:
+            try:
+                Path(err_path).parent.mkdir(parents=True, exist_ok=True)
+                self._err = Path(err_path).open("wb")  # noqa: SIM115 - open for the program's life, closed by close()
+            except OSError as exc:
+                raise BotError(f"cannot write the error file {err_path}: {exc.strerror or exc}") from None
         self._subreaper = hold_subreaper()
         self._token = secrets.token_hex(8)
         self.cgroup = Cgroup.make(self._token) if use_cgroup else None
@@ -253,10 +260,6 @@ class ExternalProcess:
         env = dict(os.environ)
         env[MARKER_ENV] = self._token
         nproc = None if self.limits.max_processes is None else user_tasks() + NPROC_HEADROOM
-        self._err: IO[bytes] | None = None
-        if err_path is not None:
-            Path(err_path).parent.mkdir(parents=True, exist_ok=True)
-            self._err = Path(err_path).open("wb")  # noqa: SIM115 - open for the program's life, closed by close()
         try:
             self.proc = subprocess.Popen(
                 argv,
