@@ -12,7 +12,7 @@ from snakelab.core.errors import ConfigError
 from snakelab.core.game import BaseAgent
 from snakelab.games.arena.agents import greedy_move
 from snakelab.harness import play
-from snakelab.harness.bots import BotAgent, BotProcess, bot_command, processes_in_group
+from snakelab.harness.arena_bot import BotAgent, BotProcess, bot_command, processes_in_group
 
 BOTS = Path(__file__).parents[1] / "games" / "arena" / "bots"
 GAME = "arena(game_width=16,game_height=16,duration=1,speed=20)"  # 50 steps
@@ -21,7 +21,8 @@ GAME = "arena(game_width=16,game_height=16,duration=1,speed=20)"  # 50 steps
 def bot(name, tmp_path, **kw):
     kw.setdefault("lockstep", True)
     kw.setdefault("timeout_s", 2.0)
-    return BotAgent(str(BOTS / name), run_dir=str(tmp_path), python=sys.executable, startup_s=0.2, **kw)
+    kw.setdefault("startup_s", 0.2)
+    return BotAgent(str(BOTS / name), run_dir=str(tmp_path), python=sys.executable, **kw)
 
 
 def run(agents, tmp_path, game=GAME, seed=1):
@@ -79,11 +80,17 @@ def test_sleeping_bot__times_out_every_step_game_ends_on_time(tmp_path):
     assert_gone(sleeper, steady)
 
 
-def test_sleeping_bot__lockstep_hard_limit(tmp_path):
+def test_sleeping_bot__lockstep_limit_then_removed_as_unresponsive(tmp_path):
     sleeper = bot("sleep_bot.py", tmp_path, timeout_s=0.02)
     game = "arena(game_width=16,game_height=16,duration=1,speed=100)"  # 10 steps
     res, events = run([sleeper], tmp_path, game)
-    assert res.steps == 10 and len(kinds(events, 0, "timeout")) >= 5
+    # Two missed answers are timeouts (straight on); the third in a row removes it.
+    timeouts, (crash,) = kinds(events, 0, "timeout"), kinds(events, 0, "crash")
+    assert res.steps == 10 and len(timeouts) == 2 and crash > timeouts[-1]
+    assert res.outcome.details["crashes"][0] == 1
+    (notice,) = res.notices
+    assert "unresponsive" in notice and f"removed at step {crash}" in notice
+    assert [f["kind"] for f in sleeper.faults] == ["timeout", "timeout", "timeout", "unresponsive"]
     assert_gone(sleeper)
 
 
@@ -118,8 +125,8 @@ def test_bot_that_exits_unread_is_reported_by_its_exit_status(tmp_path):
         for _ in range(300):
             proc.send(["x" * 1000])
         assert proc.wait_exit(10)
-        proc._writer.join(timeout=5)
-        assert not proc._writer.is_alive()
+        proc.ext._writer.join(timeout=5)
+        assert not proc.ext._writer.is_alive()
         assert proc.exit_reason() == "exited with code 0"
     finally:
         proc.close()
@@ -143,11 +150,12 @@ def test_children_of_a_bot_are_killed_too(tmp_path):
 
 @pytest.mark.slow
 def test_cpu_limit_kills_a_spinning_bot(tmp_path):
-    hog = bot("cpu_hog_bot.py", tmp_path, cpu_s=1, timeout_s=0.05)
+    # max_misses=0: never removed as unresponsive, so the CPU limit is what stops it.
+    hog = bot("cpu_hog_bot.py", tmp_path, cpu_s=1, timeout_s=0.05, max_misses=0)
     game = "arena(game_width=16,game_height=16,duration=30,speed=20,num_snakes=2)"  # up to 1500 steps
     res, events = run([hog, make_agent("arena.greedy")], tmp_path, game)
     assert len(kinds(events, 0, "crash")) == 1
-    assert any("SIGXCPU" in f.get("reason", "") or "SIGKILL" in f.get("reason", "") for f in hog.faults)
+    assert any("more than 1 s of CPU time" in f.get("reason", "") for f in hog.faults)
     assert res.outcome.termination == "FORFEIT"  # one running agent left
     assert_gone(hog)
 
@@ -213,7 +221,7 @@ def test_ctrl_c_mid_game_leaves_no_process(tmp_path):
 HARNESS = """
 import sys, time
 from snakelab import make
-from snakelab.harness.bots import BotAgent
+from snakelab.harness.arena_bot import BotAgent
 bot = BotAgent(sys.argv[1], run_dir=sys.argv[2], python=sys.executable)
 bot.reset(make("arena(game_width=16,game_height=16)").info, 0, 0)
 print(bot.pid, flush=True)
@@ -279,3 +287,109 @@ def test_unread_output_over_the_limit_is_a_flood(tmp_path):
     assert len(kinds(events, 0, "crash")) == 1 and res.steps == 50
     assert any("faster than the game reads them" in f.get("reason", "") for f in chatty.faults)
     assert_gone(chatty)
+
+
+# -- unresponsive lockstep bots ----------------------------------------------------
+
+SILENT = """
+import os, time
+open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "pid"), "w").write(str(os.getpid()))
+time.sleep(10**6)
+"""
+
+
+@pytest.mark.slow
+def test_silent_bot_in_a_default_lockstep_game__removed_as_unresponsive_game_ends_soon(tmp_path):
+    import time
+
+    from tests.cli_helpers import run_snakelab
+
+    (tmp_path / "hang.py").write_text(SILENT)
+    t0 = time.monotonic()
+    r = run_snakelab(
+        *("arena", "run", "-p", "hang.py", "-b", "greedy", "-b", "greedy", "-b", "greedy"),
+        *("--seed", "5", "--lockstep", "--no-view", "--json", "--run-dir", "run"),
+        cwd=tmp_path,
+        timeout=120,
+    )
+    elapsed = time.monotonic() - t0
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["steps"] == 6000 and out["termination"] == "TIME_UP"  # the others play on to the end
+    (row,) = [row for row in out["ranking"] if row["player"] == 0]
+    assert row["crashes"] == 1 and row["timeouts"] == 2
+    (notice,) = out["notices"]
+    assert "player 0 (hang) was unresponsive: no answer at steps 1–3" in notice
+    assert "removed at step 3" in notice and "waited" in notice
+    assert "waiting for player 0 (hang) at step 1" in r.stderr  # said while waiting
+    assert elapsed < 50  # 6000 steps of 1 s each without the rule
+    pid = int((tmp_path / "pid").read_text())
+    assert not is_live(pid)
+
+
+LATE = """
+import sys, time
+n = int(sys.stdin.readline().split()[0])
+k = 0
+for line in sys.stdin:
+    line = line.strip()
+    if line == "Game Over":
+        break
+    if "," not in line and " " not in line:  # the own-index line, then n snake lines
+        for _ in range(n):
+            sys.stdin.readline()
+        k += 1
+        if k == 3:
+            time.sleep(1.4)  # past the 1 s limit on this one answer...
+            print(6, flush=True)  # ...which is then skipped
+        else:
+            print(5, flush=True)  # prompt: straight on
+"""
+
+
+def test_bot_late_once__stays_in_its_late_answer_skipped(tmp_path):
+    (tmp_path / "late.py").write_text(LATE)
+    late = BotAgent(str(tmp_path / "late.py"), lockstep=True, run_dir=str(tmp_path), python=sys.executable)
+    game = "arena(game_width=30,game_height=30,duration=2)"  # 40 steps of the default 50 ms: limit 1 s
+    res, events = run([late], tmp_path, game, seed=3)
+    assert late.limit_s == 1.0
+    assert res.steps == 40 and kinds(events, 0, "crash") == [] and res.notices == []
+    timeouts = kinds(events, 0, "timeout")
+    assert 1 <= len(timeouts) <= 2  # the late answer; a loaded machine may make the next one late too
+    lines = [json.loads(line) for line in (tmp_path / "replay.jsonl").read_text().splitlines()[1:-1]]
+    mine = {step["t"]: step["actions"][0] for step in lines}
+    from snakelab.games.arena.rules import TIMEOUT
+
+    assert mine[timeouts[0]] == TIMEOUT  # straight on that step, counted
+    assert 6 not in mine.values()  # the late answer belongs to its own step, so it is never played
+    assert_gone(late)
+
+
+def test_lockstep_limit_defaults_to_a_multiple_of_the_speed(tmp_path):
+    from snakelab.harness.arena_bot import LOCKSTEP_MIN_S, LOCKSTEP_SPEED_MULTIPLE
+
+    for speed, want in ((50, 1.0), (200, 4.0), (10, 1.0)):
+        b = bot("steady_bot.py", tmp_path, timeout_s=None)
+        b.reset(make(f"arena(game_width=16,game_height=16,speed={speed})").info, 0, 0)
+        b.close()
+        assert b.limit_s == want == max(LOCKSTEP_MIN_S, LOCKSTEP_SPEED_MULTIPLE * speed / 1000)
+    b = bot("steady_bot.py", tmp_path, timeout_s=30)
+    b.reset(make("arena(game_width=16,game_height=16)").info, 0, 0)
+    b.close()
+    assert b.limit_s == 30  # --timeout raises it, for a bot under a debugger
+
+
+def test_listeners_hear_which_bot_a_lockstep_game_waits_for(tmp_path):
+    from snakelab.harness.arena_bot import watch_waits
+
+    heard = []
+    sleeper = bot("sleep_bot.py", tmp_path, timeout_s=1.6, startup_s=0.0, max_misses=1)
+    game = "arena(game_width=16,game_height=16,duration=1,speed=100)"
+    with watch_waits(heard.append):
+        res, _events = run([sleeper], tmp_path, game)
+    assert res.outcome.details["crashes"][0] == 1
+    statuses = [h for h in heard if h is not None]
+    assert statuses and all(s.player == 0 and s.name == "sleep_bot" and s.step == 1 for s in statuses)
+    assert statuses[0].waited_s >= 1.0 and "waiting for player 0 (sleep_bot) at step 1" in statuses[0].describe()
+    assert heard[-1] is None  # told when the wait is over
+    assert_gone(sleeper)

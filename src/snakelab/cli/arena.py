@@ -10,10 +10,20 @@ from typing import Any
 
 import typer
 
-from snakelab.cli.common import EXECUTOR_HELP, LiveView, check_writable, console, fail, print_json, run_matches
+from snakelab.cli.common import (
+    EXECUTOR_HELP,
+    LiveView,
+    check_writable,
+    console,
+    err_console,
+    fail,
+    print_json,
+    run_matches,
+)
 from snakelab.core.errors import ConfigError, SnakelabError
 from snakelab.core.game import Agent, Budget
 from snakelab.core.registry import format_spec, make_agent
+from snakelab.harness.arena_bot import WAIT_NOTICE_S, WaitStatus, watch_waits
 from snakelab.harness.match import MatchResult, MatchSpec, play
 from snakelab.harness.ratings import wilson_interval
 from snakelab.harness.run import match_seeds
@@ -109,7 +119,12 @@ def run_cmd(
     ),
     seed: int | None = typer.Option(None, "--seed", "-s", help="Game seed (overrides random_seed)."),
     lockstep: bool = typer.Option(False, "--lockstep", help="Wait for every bot's answer (reproducible)."),
-    timeout: float = typer.Option(10.0, "--timeout", min=0.001, help="Lockstep: seconds a bot may take per answer."),
+    timeout: float | None = typer.Option(
+        None,
+        "--timeout",
+        min=0.001,
+        help="Lockstep: seconds a bot may take per answer (default 20 × the game's speed, at least 1 s).",
+    ),
     replay: Path | None = typer.Option(None, "--replay", help="Write a replay file."),
     as_json: bool = typer.Option(False, "--json", help="Print the ranking as JSON."),
     no_view: bool = typer.Option(False, "--no-view", help="No live view of the board."),
@@ -123,7 +138,7 @@ def run_cmd(
     error go to its own files in the run folder.
     """
     check_writable(replay)
-    from snakelab.harness.bots import BotAgent
+    from snakelab.harness.arena_bot import BotAgent
 
     try:
         seats = parse_seats(list(ctx.args))
@@ -165,11 +180,12 @@ def run_cmd(
         budget = Budget(time_s=cfg.speed / 1000)
         if not as_json and files:
             console.print(f"config: {', '.join(map(str, files))}")
-        if no_view or as_json:
-            res = play(game, agents, the_seed, agent_names=names, budget=budget, replay=replay)
-        else:
-            with LiveView("arena", 1000 / cfg.speed) as view:
-                res = play(game, agents, the_seed, agent_names=names, budget=budget, replay=replay, on_step=view)
+        with watch_waits(_show_wait):
+            if no_view or as_json:
+                res = play(game, agents, the_seed, agent_names=names, budget=budget, replay=replay)
+            else:
+                with LiveView("arena", 1000 / cfg.speed) as view:
+                    res = play(game, agents, the_seed, agent_names=names, budget=budget, replay=replay, on_step=view)
     except SnakelabError as exc:
         fail(str(exc))
     rows = ranking_rows(res)
@@ -204,17 +220,21 @@ def run_cmd(
         console.print(f"replay written to {replay}")
 
 
-def bot_ref(bot: str, timeout: float, run_dir: str, python: str) -> tuple[str, str]:
+def _show_wait(status: WaitStatus | None) -> None:
+    """Say on standard error which bot a lockstep game waits for (once per answer)."""
+    if status is not None and status.waited_s < WAIT_NOTICE_S + 0.5:
+        err_console.print(f"[yellow]{status.describe()}…[/]", highlight=False)
+
+
+def bot_ref(bot: str, timeout: float | None, run_dir: str, python: str) -> tuple[str, str]:
     """(label, agent string) of a tournament entry: a built-in name or a bot file."""
     p = Path(bot)
     if p.suffix in (".py", ".jar") or (p.exists() and p.is_file()):
-        params = {
-            "path": str(p.resolve()),
-            "lockstep": True,
-            "timeout_s": timeout,
-            "run_dir": f"{run_dir}/match{{match}}",  # one folder per match (see tournament_specs)
-            "python": python,
-        }
+        params: dict[str, Any] = {"path": str(p.resolve()), "lockstep": True}
+        if timeout is not None:
+            params["timeout_s"] = timeout
+        params["run_dir"] = f"{run_dir}/match{{match}}"  # one folder per match (see tournament_specs)
+        params["python"] = python
         return p.name, format_spec("arena.bot", params)
     ref = builtin_ref(bot)
     make_agent(ref)  # validate the name now, not in a worker
@@ -288,7 +308,12 @@ def tournament_cmd(
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0: all cores)."),
     seed: int = typer.Option(1, "--seed", "-s", help="Run seed (per-game seeds derive from it)."),
     config: list[Path] | None = typer.Option(None, "--config", "-c", help="Config file(s) for the games."),
-    timeout: float = typer.Option(10.0, "--timeout", min=0.001, help="Seconds a bot may take per answer (lockstep)."),
+    timeout: float | None = typer.Option(
+        None,
+        "--timeout",
+        min=0.001,
+        help="Seconds a bot may take per answer (lockstep; default 20 × the game's speed, at least 1 s).",
+    ),
     executor: str | None = typer.Option(None, "--executor", help=EXECUTOR_HELP),
     resume: str | None = typer.Option(None, "--resume", help="Continue a stored run by its id."),
     run_dir: Path | None = typer.Option(None, "--run-dir", help="Folder for bot log and error files."),
@@ -309,9 +334,10 @@ def tournament_cmd(
         labels = [label for label, _ in entries]
         specs, lineups = tournament_specs([ref for _, ref in entries], cfg.num_snakes, games, seed, gstr, cfg.speed)
         t0 = time.perf_counter()
-        results = run_matches(
-            specs, f"arena tournament, {games} games", executor=executor, jobs=jobs, resume=resume, run_seed=seed
-        )
+        with watch_waits(_show_wait):  # heard when the matches run in this process (-j 1)
+            results = run_matches(
+                specs, f"arena tournament, {games} games", executor=executor, jobs=jobs, resume=resume, run_seed=seed
+            )
         wall = time.perf_counter() - t0
     except SnakelabError as exc:
         fail(str(exc))

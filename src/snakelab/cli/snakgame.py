@@ -81,7 +81,14 @@ def judge_cmd(
     file_type: int = typer.Option(1, "--type", "-t", help="Contest file type: 1 (200..300) or 2 (500..600)."),
     seed: int = typer.Option(1, "--seed", "-s", help="File seed (grid and Chef)."),
     time_limit: float | None = typer.Option(
-        None, "--time-limit", help="Thinking-time limit in seconds (the contest's was 4); default none."
+        None,
+        "--time-limit",
+        help="CPU seconds of the program (its processes together), as on CodeChef (the contest's was 4); default none.",
+    ),
+    wall_limit: float | None = typer.Option(
+        None,
+        "--wall-limit",
+        help="Wall-clock seconds to wait for the program's lines in all (default: 10 × --time-limit; none without it).",
     ),
     game: str | None = typer.Option(None, "--game", help="A full game string instead of --type."),
     replay: Path | None = typer.Option(None, "--replay", help="Write a replay of the judged game."),
@@ -103,7 +110,9 @@ def judge_cmd(
             fail(f"{g.info.name} is not a snakgame")
         if time_limit is not None and time_limit <= 0:
             fail("--time-limit must be > 0")
-        rep = run_judge(g, seed, command, time_limit=time_limit, replay=replay)
+        if wall_limit is not None and wall_limit <= 0:
+            fail("--wall-limit must be > 0")
+        rep = run_judge(g, seed, command, time_limit=time_limit, wall_limit=wall_limit, replay=replay)
     except SnakelabError as exc:
         fail(str(exc))
     if as_json:
@@ -111,9 +120,9 @@ def judge_cmd(
     else:
         line = (
             f"{rep.verdict}  {g.info.name} seed {seed}, {rep.rows}×{rep.cols}: score {rep.score:,}  "
-            f"moves {rep.moves:,}  time {rep.player_s:.2f} s waiting for the program"
-            + (f" ({rep.cpu_s:.2f} s of its CPU)" if rep.cpu_s is not None else "")
-            + f", {rep.wall_s:.2f} s dialogue"
+            f"moves {rep.moves:,}  CPU {rep.cpu_s:.2f} s"
+            + (f" of {rep.cpu_limit_s:g}" if rep.cpu_limit_s is not None else "")
+            + f", wall {rep.wall_s:.2f} s ({rep.player_s:.2f} s waiting for the program)"
         )
         console.print(line, highlight=False, markup=False)
         if rep.message:

@@ -9,6 +9,10 @@ integers, floats, ``true``/``false``, ``none`` and quoted or bare strings.
 Built-in games register themselves when their package under :mod:`snakelab.games`
 is imported; the registry imports every such package on first use, so a new game
 only has to exist as ``snakelab/games/<id>/__init__.py`` calling :func:`register_game`.
+Agents that run an external program live in the harness, which the games must not
+import; the registry then imports :data:`EXTERNAL_AGENTS_MODULE`, which registers
+them with ``external=True`` (so a server can refuse them). That import is the one
+place where ``core`` reaches into ``harness``.
 """
 
 from __future__ import annotations
@@ -99,6 +103,10 @@ def register_agent(
         _AGENTS[(game_id, alias)] = AgentEntry(game_id, alias, factory, summary, alias_of=name, external=external)
 
 
+EXTERNAL_AGENTS_MODULE = "snakelab.harness.external_agents"
+"""The module that registers the agents running external programs (imported on first use)."""
+
+
 def _load_builtin() -> None:
     global _loaded
     if _loaded:
@@ -109,6 +117,7 @@ def _load_builtin() -> None:
     for mod in sorted(pkgutil.iter_modules(games_pkg.__path__), key=lambda m: m.name):
         if mod.ispkg:
             importlib.import_module(f"snakelab.games.{mod.name}")
+    importlib.import_module(EXTERNAL_AGENTS_MODULE)
 
 
 def list_games() -> list[GameEntry]:

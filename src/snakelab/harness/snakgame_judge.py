@@ -6,30 +6,46 @@ dialogue of :mod:`snakelab.games.snakgame.codec`. The judge's state is the same
 seed, so a judged program and an in-process agent playing the same moves get the same
 replies, and a judged game can be written as an ordinary, verifiable replay.
 
+The program runs through the harness's one process layer,
+:mod:`snakelab.harness.process`: its own session, its whole process tree measured,
+limited and killed at the end whatever happened (an end of the game, a crash, a
+time-out, an exception or Ctrl-C in the judge), so no process it started outlives
+the judge.
+
+Time, as on CodeChef: ``time_limit`` is **CPU seconds** of the program (user +
+system, of all its processes together) for the whole file. Time spent waiting in
+pipes or sleeping does not count, so a dialogue of 10^5 lines is not decided by pipe
+latency. The CPU figure is sampled every :data:`~snakelab.harness.process.POLL_S`
+seconds while the program runs (the tree is stopped within one sample of passing the
+limit) and is exact at the end, from the resource usage of the reaped processes. A
+separate wall-clock guard (``wall_limit``; by default
+:data:`~snakelab.harness.process.WALL_GUARD_MULTIPLE` × ``time_limit``) bounds the
+total time the judge waits for the program's lines, for a program that sleeps or
+blocks without using CPU. Without ``time_limit`` and ``wall_limit`` nothing is timed.
+
 Verdicts: ``OK`` (the grid filled or the program played EXIT), ``ILLEGAL`` (an
 unparseable or illegal move: the message names the move number, the line and why),
-``TIMEOUT`` (the program used more than ``time_limit`` seconds of thinking time, which
-is the time the judge spent waiting for its lines), ``CRASH`` (it ended or closed its
-output mid-game). Only ``OK`` scores; the others score 0, as the contest's Wrong
-Answer or Time Limit did. The program is killed at the end whatever happened.
+``TIMEOUT`` (the program used more than ``time_limit`` CPU seconds, or the judge
+waited longer than the wall-clock guard; the message says which, in seconds),
+``CRASH`` (it ended or closed its output mid-game, or broke the memory or process
+limit). Only ``OK`` scores; the others score 0, as the contest's Wrong Answer or Time
+Limit did.
 """
 
 from __future__ import annotations
 
 import os
-import queue
 import selectors
-import subprocess
-import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from snakelab.core.errors import BotError, CodecError, IllegalActionError
+from snakelab.core.errors import CodecError, IllegalActionError
 from snakelab.core.game import JSON, Outcome
 from snakelab.core.replay import ReplayWriter
 from snakelab.games.snakgame.codec import format_header
 from snakelab.games.snakgame.rules import EXIT, Game, Move, State, format_move, parse_move
+from snakelab.harness.process import WALL_GUARD_MULTIPLE, ExternalProcess, ProcessLimits, wall_guard_s
 
 #: Longest line accepted from a program (a move is under 40 characters).
 MAX_LINE = 4096
@@ -45,16 +61,19 @@ class JudgeReport:
         score_so_far: The score the moves up to the end would have made.
         message: Why the file ended early (None for OK).
         moves: Moves the program made (accepted ones).
-        player_s: Seconds spent waiting for the program's lines (pipe latency included:
-            the time limit applies to this).
-        cpu_s: The program's own CPU seconds (user + system), when known.
-        wall_s: Seconds for the whole dialogue.
+        player_s: Wall-clock seconds spent waiting for the program's lines (pipe
+            latency included; the wall-clock guard applies to this).
+        cpu_s: CPU seconds (user + system) of the program's processes together: the
+            time limit applies to this.
+        wall_s: Wall-clock seconds for the whole dialogue.
         rows: Grid rows.
         cols: Grid columns.
         outcome: The game's outcome when it ended normally.
         transcript: The dialogue, ``"J: ..."`` and ``"Y: ..."`` lines (when asked for;
             the header is left out).
         state: The final state of the judge's game.
+        cpu_limit_s: The CPU-time limit (None: none).
+        wall_limit_s: The wall-clock guard on waiting for the program (None: none).
     """
 
     verdict: str
@@ -63,13 +82,15 @@ class JudgeReport:
     message: str | None
     moves: int
     player_s: float
-    cpu_s: float | None
+    cpu_s: float
     wall_s: float
     rows: int
     cols: int
     outcome: Outcome | None = None
     transcript: list[str] = field(default_factory=list)
     state: State | None = None
+    cpu_limit_s: float | None = None
+    wall_limit_s: float | None = None
 
     def to_json(self) -> dict[str, JSON]:
         """A JSON summary (the transcript left out)."""
@@ -79,9 +100,11 @@ class JudgeReport:
             "score_so_far": self.score_so_far,
             "message": self.message,
             "moves": self.moves,
-            "player_s": self.player_s,
             "cpu_s": self.cpu_s,
             "wall_s": self.wall_s,
+            "player_s": self.player_s,
+            "cpu_limit_s": self.cpu_limit_s,
+            "wall_limit_s": self.wall_limit_s,
             "rows": self.rows,
             "cols": self.cols,
             "outcome": self.outcome.to_json() if self.outcome else None,
@@ -129,12 +152,22 @@ class _Reader:
         self.sel.close()
 
 
+_SLICE_S = 0.1
+"""Seconds between two looks at the program's state while waiting for a line."""
+
+
+class _CpuLimitError(Exception):
+    """The program's processes used more CPU time than the limit."""
+
+
 def run_judge(
     game: Game,
     seed: int,
     command: Sequence[str],
     *,
     time_limit: float | None = None,
+    wall_limit: float | None = None,
+    memory_mb: int | None = None,
     state: State | None = None,
     replies: Sequence[str] | None = None,
     transcript: bool = False,
@@ -147,7 +180,11 @@ def run_judge(
         game: The configured game (``snakgame(type=1)`` for a type-1 file).
         seed: The file seed: it draws the grid and drives Chef.
         command: The program and its arguments.
-        time_limit: Thinking-time limit in seconds (None: no limit).
+        time_limit: CPU seconds of the program's processes together (None: no limit).
+        wall_limit: Wall-clock seconds the judge waits for the program's lines in all
+            (None: :data:`~snakelab.harness.process.WALL_GUARD_MULTIPLE` × ``time_limit``,
+            or no guard without a time limit).
+        memory_mb: Memory of the program's processes together, in MiB (None: no limit).
         state: A starting state to use instead of ``game.new_state(seed)`` (a fixed grid).
         replies: Scripted Chef lines to play instead of Chef's own choices (tests of the
             statement's examples); each is checked against the rules.
@@ -159,64 +196,60 @@ def run_judge(
         BotError: if the program cannot be started.
     """
     st = state if state is not None else game.new_state(seed)
+    guard = wall_guard_s(time_limit, wall_limit)
     t0 = time.perf_counter()
-    try:
-        proc = subprocess.Popen(
-            list(command),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            bufsize=0,
-        )
-    except OSError as exc:
-        raise BotError(f"cannot start {' '.join(command)!r}: {exc.strerror or exc}") from None
-    assert proc.stdin is not None and proc.stdout is not None
-    reader = _Reader(proc.stdout.fileno())
+    proc = ExternalProcess(command, limits=ProcessLimits(cpu_s=time_limit, memory_mb=memory_mb))
+    reader = _Reader(proc.stdout_fd)
     writer = ReplayWriter(replay, game, seed, [agent_name]) if replay is not None and replies is None else None
     log: list[str] = []
     waited = 0.0
     moves = 0
     verdict, message = "OK", None
     scripted = list(replies) if replies is not None else None
-    usage: list[float] = []  # the program's CPU seconds, once it has been reaped
-
-    # A writer thread, so a program that stops reading (its input pipe full) cannot block
-    # the judge: the judge keeps reading, and the time limit still applies.
-    outbox: queue.Queue[bytes | None] = queue.Queue()
-
-    def pump() -> None:
-        assert proc.stdin is not None
-        try:
-            while (data := outbox.get()) is not None:
-                proc.stdin.write(data)
-                proc.stdin.flush()
-        except (BrokenPipeError, ConnectionResetError, ValueError, OSError):
-            pass  # the program is gone; the reading side reports it
-
-    writer_thread = threading.Thread(target=pump, name="snakgame-judge-writer", daemon=True)
-    writer_thread.start()
+    cpu_at_end = 0.0
 
     def send(lines: Sequence[str]) -> None:
-        outbox.put(("\n".join(lines) + "\n").encode())
+        proc.send(("\n".join(lines) + "\n").encode())
+
+    def next_line() -> str | None:
+        """The program's next line (None at its end), within the CPU and wall limits."""
+        nonlocal waited
+        while True:
+            if time_limit is not None and proc.cpu_s > time_limit:
+                raise _CpuLimitError
+            left = None if guard is None else guard - waited
+            # Short slices: a program that exited while its children hold its output
+            # open ends here too, not at the guard.
+            step = _SLICE_S if left is None else min(left, _SLICE_S)
+            ts = time.perf_counter()
+            try:
+                line = reader.readline(step)
+            except _TimeoutError:
+                if left is not None and left <= _SLICE_S:
+                    raise
+                if proc.poll() is None and proc.fault is None:
+                    continue
+                line = None
+            finally:
+                waited += time.perf_counter() - ts
+            if line is None and proc.fault_kind == "cpu":
+                raise _CpuLimitError  # the process layer stopped it at the limit
+            return line
 
     try:
         if writer is not None:
             writer.start(st)
         send(format_header(st))
         while True:
-            left = None if time_limit is None else time_limit - waited
-            ts = time.perf_counter()
-            try:
-                line = reader.readline(left)
-            finally:
-                waited += time.perf_counter() - ts
+            line = next_line()
             if line is None:
                 verdict = "CRASH"
-                code = _reap(proc, 0.5, usage)
-                how = f"exited with code {code}" if code is not None else "closed its output"
-                message = f"the program {how} before move {moves + 1}" + (
+                proc.wait(0.5)
+                how = proc.exit_reason() if proc.fault is not None or proc.poll() is not None else None
+                message = f"the program {how or 'closed its output'} before move {moves + 1}" + (
                     "" if not st.is_over() else " (the grid was full: it should print EXIT)"
                 )
-                if st.is_over():
+                if st.is_over() and proc.fault is None:
                     verdict, message = "OK", None  # the grid was full; a silent exit is fine
                 break
             if transcript:
@@ -262,24 +295,36 @@ def run_judge(
             if transcript:
                 log.append(f"J: {text}")
             send([text])
+    except _CpuLimitError:
+        verdict, message = "TIMEOUT", None  # the message, with the final CPU figure, below
     except _TimeoutError:
         verdict = "TIMEOUT"
-        message = f"the program used more than {time_limit:g} s (no answer for move {moves + 1})"
+        why = f"{WALL_GUARD_MULTIPLE:g} × the {time_limit:g} s CPU limit" if wall_limit is None else "--wall-limit"
+        message = (
+            f"no answer for move {moves + 1} after {guard:g} s of wall-clock time waiting for the program "
+            f"(the wall-clock guard: {why}); it had used {proc.cpu_seconds():.2f} s of CPU time"
+        )
     except CodecError as exc:
         verdict, message = "ILLEGAL", f"move {moves + 1}: {exc}"
-    except (BrokenPipeError, ConnectionResetError):
-        verdict, message = "CRASH", f"the program stopped reading its input before move {moves + 1}"
     finally:
-        outbox.put(None)
-        writer_thread.join(timeout=0.5)  # let a last EXIT reach the program
+        cpu_at_end = proc.cpu_seconds()
+        proc.flush_input(0.5)  # let a last EXIT reach the program
         reader.close()
-        _stop(proc, usage)
-        writer_thread.join(timeout=1.0)
+        proc.close(grace_s=0.5)
         if writer is not None:
             if st.is_over():
                 writer.finish(st.outcome())
             else:
                 writer.close()
+    cpu = proc.cpu_s
+    if time_limit is not None and verdict != "ILLEGAL" and (proc.fault_kind == "cpu" or cpu_at_end > time_limit):
+        # Over the limit also when the program finished between two samples: the
+        # exact figure at the end decides, as a contest judge's would.
+        verdict = "TIMEOUT"
+        message = (
+            f"the program used {max(cpu, cpu_at_end):.2f} s of CPU time, over the {time_limit:g} s CPU limit "
+            f"(at move {moves + 1})"
+        )
     so_far = st.score
     return JudgeReport(
         verdict=verdict,
@@ -288,46 +333,13 @@ def run_judge(
         message=message,
         moves=moves,
         player_s=waited,
-        cpu_s=usage[0] if usage else None,
+        cpu_s=cpu,
         wall_s=time.perf_counter() - t0,
         rows=st.n,
         cols=st.m,
         outcome=st.outcome() if st.is_over() else None,
         transcript=log,
         state=st,
+        cpu_limit_s=time_limit,
+        wall_limit_s=guard,
     )
-
-
-def _reap(proc: subprocess.Popen[bytes], timeout: float, usage: list[float]) -> int | None:
-    """Wait up to ``timeout`` s for the program to end; its exit code (None if still running).
-
-    Reaps it with ``wait4`` so its CPU time can be reported (appended to ``usage``).
-    """
-    if proc.returncode is not None:
-        return proc.returncode
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            pid, status, ru = os.wait4(proc.pid, os.WNOHANG if timeout > 0 else 0)
-        except ChildProcessError:  # reaped elsewhere
-            return proc.poll()
-        if pid:
-            proc.returncode = os.waitstatus_to_exitcode(status)
-            usage.append(ru.ru_utime + ru.ru_stime)
-            return proc.returncode
-        if time.monotonic() >= deadline:
-            return None
-        time.sleep(0.005)
-
-
-def _stop(proc: subprocess.Popen[bytes], usage: list[float]) -> None:
-    """Close the pipes, give the program a moment to exit, then kill it."""
-    for pipe in (proc.stdin, proc.stdout):
-        try:
-            if pipe is not None:
-                pipe.close()
-        except OSError:
-            pass
-    if _reap(proc, 0.5, usage) is None:
-        proc.kill()
-        _reap(proc, 0, usage)

@@ -28,7 +28,7 @@ from snakelab.games.arena.codec import (
     state_message,
 )
 from snakelab.games.arena.rules import INVALID, RIGHT, UP
-from snakelab.harness.bots import BotAgent, processes_in_group
+from snakelab.harness.arena_bot import BotAgent, processes_in_group
 
 from .pictures import board
 

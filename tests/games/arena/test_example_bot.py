@@ -3,7 +3,7 @@ from pathlib import Path
 
 from snakelab import make, make_agent
 from snakelab.harness import play
-from snakelab.harness.bots import BotAgent, processes_in_group
+from snakelab.harness.arena_bot import BotAgent, processes_in_group
 
 EXAMPLE = Path(__file__).parents[3] / "examples" / "arena_bot.py"
 

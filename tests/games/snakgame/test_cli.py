@@ -34,7 +34,7 @@ def test_judge__scores_a_program_and_writes_a_verifiable_replay(tmp_path):
     client = [sys.executable, "-c", "from snakelab.cli import main; main()", "snakgame", "client", "--agent", "greedy"]
     r = runner.invoke(app, ["snakgame", "judge", "--game", SMALL, "--seed", "3", "--replay", str(path), "--", *client])
     assert r.exit_code == 0, r.output
-    assert r.stdout.startswith("OK") and "score" in r.stdout and "time" in r.stdout
+    assert r.stdout.startswith("OK") and "score" in r.stdout and "CPU" in r.stdout and "wall" in r.stdout
     assert verify(path) > 0
     show = runner.invoke(app, ["snakgame", "replay", str(path), "--step", "4"])
     assert show.exit_code == 0 and "step 4/" in show.stdout

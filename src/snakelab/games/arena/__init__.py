@@ -1,8 +1,5 @@
 """arena — snAIke: multiplayer snake with zombies (see :mod:`.rules`)."""
 
-from typing import Any
-
-from snakelab.core.game import Agent
 from snakelab.core.registry import register_agent, register_game
 from snakelab.games.arena.agents import GreedyAgent, RandomAgent
 from snakelab.games.arena.champion import ChampionAgent
@@ -16,17 +13,7 @@ register_agent(
     "arena", "champion", ChampionAgent, "simulates each move (zombies exactly), flood fill, apple races, look-ahead"
 )
 
-
-def _bot(**kwargs: Any) -> Agent:
-    """An external program over the snAIke protocol: ``arena.bot(path=my_bot.py,lockstep=true)``."""
-    # Imported here: the harness depends on the games, not the other way round.
-    from snakelab.harness.bots import BotAgent
-
-    return BotAgent(**kwargs)
-
-
-register_agent(
-    "arena", "bot", _bot, "an external program (python, java or any executable) over stdin/stdout", external=True
-)
+# The external-program seat, ``arena.bot``, is registered from the harness (external_agents.py):
+# the games do not import the harness.
 
 __all__ = ["Action", "Config", "Game", "State", "Termination"]

@@ -1,0 +1,33 @@
+"""Agents that run external programs, registered when the registry loads.
+
+The games must not import the harness, so the seats that run a program through the
+process layer (:mod:`snakelab.harness.process`) are registered from here; the
+registry imports this module after the game packages. Every entry is registered
+with ``external=True``: it starts whatever program its parameters name, which a
+server exposed to others must refuse.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from snakelab.core.game import Agent
+from snakelab.core.registry import register_agent
+
+
+def arena_bot(**kwargs: Any) -> Agent:
+    """An external program over the snAIke protocol: ``arena.bot(path=my_bot.py,lockstep=true)``."""
+    from snakelab.harness.arena_bot import BotAgent
+
+    return BotAgent(**kwargs)
+
+
+register_agent(
+    "arena",
+    "bot",
+    arena_bot,
+    "an external program (python, java or any executable) over stdin/stdout",
+    external=True,
+)
+
+__all__ = ["arena_bot"]
