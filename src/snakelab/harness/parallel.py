@@ -109,6 +109,9 @@ def _watch_parent(parent: int) -> None:
 def _init_worker(parent: int, initializer: Callable[[], object] | None) -> None:
     """Runs first in every local worker: leave Ctrl-C to the parent, die with it, then ``initializer``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A forked worker inherits the parent's handlers; SIGTERM (how the parent stops its
+    # workers) must simply end it, not raise Terminated and print a traceback.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if os.getppid() != parent:  # the parent died while this worker was starting
         os._exit(1)
     threading.Thread(target=_watch_parent, args=(parent,), name="snakelab-parent-watch", daemon=True).start()
