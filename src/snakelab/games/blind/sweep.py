@@ -4,7 +4,7 @@ The grids are split into chunks of consecutive widths A of about equal work (the
 work of one width is about N²/(2A) bit operations, so small widths get chunks of
 their own). Chunks are independent tasks (:func:`sweep_chunk`) that :func:`run_sweep`
 hands to a *chunk map*: in this process by default, or the harness's parallel map
-(``snakelab.harness.parallel.mapper``: local processes or Dask) when the caller passes
+(``harness.parallel.mapper``: local processes or Dask) when the caller passes
 it; this module knows nothing of processes. Each finished chunk is appended to a
 checkpoint file at once, so an interrupted sweep resumes where it stopped and never
 loses finished work. Chunk results are small
@@ -35,7 +35,7 @@ SweepTask = tuple[str, int, float, int, int]
 
 ChunkMap = Callable[[Callable[[SweepTask], dict[str, Any]], list[SweepTask]], Iterable[tuple[int, dict[str, Any]]]]
 """Applies the chunk function to every task, yielding ``(position, summary)`` as each
-finishes, in any order; ``snakelab.harness.parallel.mapper(executor, jobs=...)`` makes one."""
+finishes, in any order; the harness's ``parallel.mapper(executor, jobs=...)`` makes one."""
 
 CHECKPOINT_VERSION = 2
 """Version 2 added the ratio map to the chunk summaries."""
