@@ -138,3 +138,43 @@ def test_measure_records_agent_and_fed_times():
     result = m.finish()
     assert len(result.move_times[0]) > 0 and all(t >= 0 for t in result.move_times[0])
     assert result.move_times[1] and set(result.move_times[1]) == {0.25}
+
+
+def test_judge_style_step_function_and_external_program(tmp_path):
+    """The SNAKGAME judge's way: the program is an external seat and the judge applies its own step."""
+    g = make("snakgame(type=0,rows=6,cols=7)")
+    names = ["snakgame.greedy"]
+    batch = play(g, [make_agent(names[0])], 5, agent_names=names, replay=tmp_path / "batch.jsonl")
+    program = make_agent(names[0])
+    program.reset(g.info, 0, derive_seed(5, "agent", 0))
+    chef_moves = []
+
+    def judge_step(state, actions):
+        events = state.play_mine(actions[0])
+        if not state.is_over():
+            reply, more = state.chef_reply(None)
+            chef_moves.append(reply)
+            events += more
+        return events
+
+    match = Match(g, [None], 5, agent_names=names, replay=tmp_path / "judged.jsonl", apply=judge_step, measure=True)
+    match.start()
+    while not match.over:
+        match.feed(0, program.act(match.state.observe(0), None), seconds=0.001)
+        match.step()
+    judged = match.finish()
+    assert _replay_lines(tmp_path / "judged.jsonl") == _replay_lines(tmp_path / "batch.jsonl")
+    assert judged.outcome == batch.outcome and len(judged.move_times[0]) == judged.steps
+    assert chef_moves  # Chef answered through the judge's own step function
+
+
+def test_close_before_the_end_leaves_a_truncated_replay(tmp_path):
+    from snakelab.core.errors import ReplayError
+    from snakelab.core.replay import read_replay
+
+    g = make("classic(width=6,height=6)")
+    match = Match(g, [make_agent("classic.greedy")], 1, replay=tmp_path / "r.jsonl")
+    match.run(3)
+    match.close()
+    with pytest.raises(ReplayError, match="truncated"):
+        read_replay(tmp_path / "r.jsonl")
