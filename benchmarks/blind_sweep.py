@@ -17,7 +17,7 @@ import resource
 import time
 
 from snakelab.games.blind.sweep import run_sweep
-from snakelab.harness.run import default_jobs
+from snakelab.harness.parallel import default_jobs, mapper
 
 
 def main() -> None:
@@ -28,7 +28,7 @@ def main() -> None:
     ap.add_argument("--top", type=int, default=5)
     args = ap.parse_args()
     t0 = time.perf_counter()
-    res = run_sweep(args.strategy, args.max_area, jobs=args.jobs)
+    res = run_sweep(args.strategy, args.max_area, map_chunks=mapper(jobs=args.jobs))
     wall = time.perf_counter() - t0
     load = os.getloadavg()[0]
     # CPU seconds of this process and its (finished) workers: the machine may be shared.

@@ -4,10 +4,10 @@ import time
 
 import pytest
 
-from snakelab.cli.common import make_executor, run_matches
+from snakelab.cli.common import run_matches
 from snakelab.core.errors import ConfigError, SnakelabError
 from snakelab.harness import MatchSpec, match_seeds, run_many
-from snakelab.harness.executors import DaskExecutor, ExecutorError, dask_executor
+from snakelab.harness.executors import DaskExecutor, ExecutorError, dask_executor, make_executor
 from tests.cli_helpers import interrupt_snakelab
 
 
@@ -45,7 +45,12 @@ def test_unreachable_scheduler_is_a_clear_error():
 
 @pytest.mark.parametrize(
     ("spec", "message"),
-    [("threads", "unknown executor 'threads'"), ("dask://nohost", "expected dask://HOST:PORT")],
+    [
+        ("threads", "unknown executor 'threads'"),
+        ("dask://nohost", "expected dask://HOST:PORT"),
+        ("dask://localhost:99999", "ports run from 1 to 65535"),
+        ("dask://localhost:0", "ports run from 1 to 65535"),
+    ],
 )
 def test_bad_executor_strings(spec, message):
     with pytest.raises(ConfigError, match=message):

@@ -14,11 +14,12 @@ from snakelab.cli.common import (
     console,
     err_console,
     fail,
-    make_executor,
     print_json,
     progress_bar,
 )
 from snakelab.core.errors import SnakelabError
+from snakelab.harness.executors import make_executor
+from snakelab.harness.parallel import mapper, sigterm_as_interrupt
 
 NAME = "blind"
 app = typer.Typer(
@@ -124,7 +125,7 @@ def sweep_cmd(
     t0 = time.perf_counter()
     label = f"{spec}, {count_grids(max_area):,} grids"
     try:
-        with progress_bar(1, label) as prog:
+        with sigterm_as_interrupt(), progress_bar(1, label) as prog:
             task = prog.task_ids[0]
 
             def started(total: int, done: int) -> None:
@@ -134,8 +135,7 @@ def sweep_cmd(
                 spec,
                 max_area,
                 cap_ratio=cap_ratio,
-                jobs=jobs,
-                executor=ex,
+                map_chunks=mapper(ex, jobs=jobs),
                 checkpoint=path,
                 chunks=chunks,
                 on_start=started,

@@ -8,7 +8,6 @@ import shlex
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Executor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
@@ -21,9 +20,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from snakelab.core.errors import SnakelabError
 from snakelab.core.game import Event, State
 from snakelab.core.registry import game_entry
-from snakelab.harness.executors import make_executor as _make_executor
+from snakelab.harness.executors import make_executor
 from snakelab.harness.match import MatchResult, MatchSpec
-from snakelab.harness.run import run_many, worker_count
+from snakelab.harness.parallel import sigterm_as_interrupt, worker_count
+from snakelab.harness.run import run_many
 from snakelab.harness.store import STORE_ENV, Store, StoreError, default_store_path, parse_run_id, run_stored
 
 console = Console()
@@ -42,22 +42,6 @@ EXECUTOR_HELP = (
 )
 
 RESUME_HELP = "Continue stored run RUN_ID with the same options (see snakelab results list)."
-
-
-def make_executor(spec: str | None, jobs: int) -> Executor | None:
-    """Turn an ``--executor`` option into an executor for :func:`run_many`.
-
-    ``local`` (or None) gives None: ``run_many`` then makes and closes its own process
-    pool, or runs in-process when ``jobs == 1``. ``dask-local`` starts a Dask local
-    cluster of ``jobs`` workers (0: every core); ``dask://HOST:PORT`` connects to a
-    running scheduler. Call ``shutdown()`` on a returned executor when done
-    (:func:`run_matches` does).
-
-    Raises:
-        ConfigError: for an executor it does not know.
-        ExecutorError: if a Dask executor cannot be started (scheduler unreachable, ...).
-    """
-    return _make_executor(spec, jobs)
 
 
 def check_writable(path: Path | None) -> None:
@@ -171,7 +155,7 @@ def run_matches(
     Args:
         specs: The matches, with seeds already derived from the run seed.
         label: Progress bar text (also the run's label in the store).
-        executor: The ``--executor`` option (see :func:`make_executor`).
+        executor: The ``--executor`` option (see :func:`snakelab.harness.executors.make_executor`).
         jobs: Worker processes for the local pool or ``dask-local`` (0: all cores).
         resume: A run id to continue: only its matches not yet stored are played,
             and the result equals an uninterrupted run's.
@@ -200,7 +184,7 @@ def run_matches(
             raise StoreError(f"--resume needs the results store, which is disabled (${STORE_ENV}=off)")
         ex = make_executor(executor, jobs)
         try:
-            with progress_bar(len(specs), label, enabled=show_progress) as prog:
+            with sigterm_as_interrupt(), progress_bar(len(specs), label, enabled=show_progress) as prog:
                 return run_many(specs, ex, jobs=jobs or None, on_result=lambda _r: advance(prog))
         finally:
             if ex is not None:
@@ -210,7 +194,8 @@ def run_matches(
             db.resume(parse_run_id(resume), specs)  # fail on a bad id before starting workers
         ex = make_executor(executor, jobs)
         try:
-            with progress_bar(len(specs), label, enabled=show_progress) as prog:
+            # `kill PID` stops a run as Ctrl-C does: stored matches kept, resume hint printed.
+            with sigterm_as_interrupt(), progress_bar(len(specs), label, enabled=show_progress) as prog:
                 run: list[int] = []
 
                 def started(run_id: int, done: int) -> None:

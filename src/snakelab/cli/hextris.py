@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
 import time
 from collections import defaultdict
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 import typer
@@ -21,7 +21,6 @@ from snakelab.cli.common import (
     console,
     err_console,
     fail,
-    make_executor,
     print_json,
     progress_bar,
 )
@@ -38,6 +37,8 @@ from snakelab.games.hextris.codec import (
 from snakelab.games.hextris.render import board_text
 from snakelab.games.hextris.rules import IGNORED_CHARS, Sim, char_command
 from snakelab.games.hextris.scoring import PHRASES, ProblemScore, power_score, score_problem
+from snakelab.harness.executors import make_executor
+from snakelab.harness.parallel import parallel_map, sigterm_as_interrupt
 
 NAME = "hextris"
 app = typer.Typer(
@@ -125,8 +126,7 @@ def _solve_game(task: tuple[Problem, int, str, float]) -> SolutionEntry:
 
 
 def _init_solver_worker() -> None:
-    # Ctrl-C is the parent's to handle: it stops handing out games and keeps what is written.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Compile the kernels once per worker, before its first game's clock starts.
     from snakelab.games.hextris.solver import warm_up
 
     warm_up()
@@ -195,47 +195,32 @@ def solve_cmd(
 
     # Ctrl-C asks to stop after the games in progress (a second one stops at once): a game
     # cut short would be lost anyway, and compiled code must not be interrupted mid-call.
-    stopping: list[bool] = []
-    futures: list[Future[SolutionEntry]] = []
+    # The pool, its workers and both kinds of stop are the harness's parallel map.
+    stop = threading.Event()
     try:
         pool = make_executor(executor, jobs) if todo else None
     except SnakelabError as exc:
         fail(str(exc))
-    on_cluster = pool is not None  # a Dask executor: its futures never report "running"
-    if pool is None and jobs > 1 and todo:
-        pool = ProcessPoolExecutor(min(jobs, len(todo)), initializer=_init_solver_worker)
+    on_cluster = pool is not None  # a Dask executor: its running tasks cannot finish first
 
     def on_sigint(_signum: int, _frame: object) -> None:
-        if stopping:
+        if stop.is_set():
             raise KeyboardInterrupt
-        stopping.append(True)
+        stop.set()
         if on_cluster:
             err_console.print("stopping: the games still on the cluster are dropped")
-            for fut in futures:
-                fut.cancel()
         else:
             err_console.print("stopping after the games in progress (Ctrl-C again to stop at once)")
 
     previous = signal.signal(signal.SIGINT, on_sigint)
     try:
-        with progress_bar(len(todo), f"solving ({agent})") as prog:
-            if pool is None:
-                for task in todo:
-                    if stopping:
-                        break
-                    finished(_solve_game(task))
-                    advance(prog)
-            else:
-                futures.extend(pool.submit(_solve_game, task) for task in todo)
-                for fut in as_completed(futures):
-                    if stopping:
-                        for other in futures:
-                            other.cancel()  # only games not yet started; those running finish
-                    if not fut.cancelled():
-                        finished(fut.result())
-                        advance(prog)
+        with sigterm_as_interrupt(), progress_bar(len(todo), f"solving ({agent})") as prog:
+            games_done = parallel_map(_solve_game, todo, pool, jobs=jobs, initializer=_init_solver_worker, stop=stop)
+            for _, entry in games_done:
+                finished(entry)
+                advance(prog)
     except KeyboardInterrupt:
-        stopping.append(True)
+        stop.set()
     finally:
         signal.signal(signal.SIGINT, previous)
         if pool is not None:

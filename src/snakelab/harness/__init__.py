@@ -1,6 +1,17 @@
-"""Runs games: one match loop for all games, and many matches over any executor."""
+"""Runs games: one match driver, one parallel map, the process layer, the results store."""
 
-from snakelab.harness.match import MatchResult, MatchSpec, play, run_match
+from snakelab.harness.match import Match, MatchResult, MatchSpec, play, run_match
+from snakelab.harness.parallel import mapper, parallel_map
 from snakelab.harness.run import match_seeds, run_many
 
-__all__ = ["MatchResult", "MatchSpec", "match_seeds", "play", "run_many", "run_match"]
+__all__ = [
+    "Match",
+    "MatchResult",
+    "MatchSpec",
+    "mapper",
+    "match_seeds",
+    "parallel_map",
+    "play",
+    "run_many",
+    "run_match",
+]

@@ -1,9 +1,10 @@
-"""Executors for :func:`~snakelab.harness.run.run_many` beyond the local process pool.
+"""Executors for the parallel map beyond the local process pool: all executor construction.
 
-``run_many`` takes any ``concurrent.futures.Executor``; this module builds them from
-the CLI's ``--executor`` strings:
+:func:`~snakelab.harness.parallel.parallel_map` (and so ``run_many``, the blind sweep and
+``hextris solve``) takes any ``concurrent.futures.Executor``; this module builds them
+from the CLI's ``--executor`` strings:
 
-* ``local`` (or nothing): run_many's own process pool of ``jobs`` workers.
+* ``local`` (or nothing): the parallel map's own process pool of ``jobs`` workers.
 * ``dask-local``: a Dask ``LocalCluster`` of ``jobs`` worker processes (one thread
   each, dashboard off), started here and closed by :meth:`DaskExecutor.shutdown`.
 * ``dask://HOST:PORT``: an existing Dask scheduler (``dask scheduler`` plus
@@ -26,6 +27,7 @@ from contextlib import contextmanager
 from typing import Any, ParamSpec, TypeVar
 
 from snakelab.core.errors import ConfigError, SnakelabError
+from snakelab.harness.parallel import worker_count
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -120,8 +122,6 @@ def dask_executor(address: str | None, jobs: int = 0, *, timeout_s: float = 10.0
     """
     distributed = _import_distributed()
     if address is None:
-        from snakelab.harness.run import worker_count
-
         n = worker_count(jobs)
         try:
             with _sigint_ignored():
@@ -182,5 +182,8 @@ def make_executor(spec: str | None, jobs: int = 0) -> Executor | None:
         host, sep, port = address.rpartition(":")
         if not sep or not host or not port.isdigit():
             raise ConfigError(f"bad Dask scheduler address in executor {spec!r}: expected dask://HOST:PORT")
+        if not 1 <= int(port) <= 65535:
+            # Refused here: a client would otherwise try to connect for the whole timeout.
+            raise ConfigError(f"bad Dask scheduler port in executor {spec!r}: ports run from 1 to 65535")
         return dask_executor(address, jobs)
     raise ConfigError(f"unknown executor {spec!r}: use {EXECUTOR_CHOICES}")

@@ -1,12 +1,66 @@
-"""The one match loop for every game.
+"""The one match driver for every game: :class:`Match`, and :func:`play` that runs it.
 
-``play`` asks the state who moves, collects one action per mover (all alive players
-at once for simultaneous games), applies them and records. Games never run their
-own loops and agents never see this one.
+A :class:`Match` owns one game in progress: it resets the agents (agent ``i`` with
+``derive_seed(seed, "agent", i)``), asks the state who moves, gets one action per mover
+(from the seat's agent, or fed from outside for a human seat or an external program),
+applies them, times the decisions, records the replay and calls ``on_step``. Games
+never run their own loops and agents never see this one. Every caller that plays a
+game goes through it:
 
-The loop is kept lean on purpose: the single-player path without recording costs
-one ``observe``, one ``act`` and one ``apply`` per step, which is what lets a fast
-engine plus a table-driven agent run at several hundred thousand steps per second.
+* **Batch** (:func:`play`, benches, tournaments, golden files): ``Match(...).run()``
+  plays to the end. With one player, an agent in the seat and nothing to record,
+  measure or report, :meth:`Match.run` takes a fast path that costs one ``observe``,
+  one ``act`` and one ``apply`` per step, which is what lets a fast engine plus a
+  table-driven agent run at about a million steps per second.
+
+* **The live web view** (``web/live.py``: async, human seats, pause and single-step,
+  agents in a worker thread) drives it one step at a time. Human seats are ``None`` in
+  ``agents``; after :meth:`Match.start` the session loops::
+
+      while not match.over:
+          await pace()                      # pause / step / speed are the caller's
+          for p in match.waiting():         # movers without an action yet
+              if match.external(p):         # a human seat: wait for a legal key
+                  match.feed(p, await human_action(match.state, p))
+              else:                         # an agent: think off the event loop
+                  await asyncio.to_thread(match.decide, p)
+          try:
+              events = match.step()
+          except IllegalActionError as exc:  # humans were checked with is_legal,
+              raise match.blame(exc, agents_only=True) from exc  # so an agent erred
+          send(frame(match.state, events, match.last_actions))
+      result = match.finish()               # outcome line, agents closed, notices
+
+  A stopped game calls :meth:`Match.close` instead (the replay is left truncated;
+  the session may delete it: :attr:`Match.replay_path`). Pausing is simply not
+  calling :meth:`~Match.step`: a Match does nothing between calls, holds no thread
+  and never blocks except inside an agent's ``act``.
+
+* **The snakgame judge** (``harness/snakgame_judge.py``) plays a program over a pipe
+  as an external seat, with the judge's own state (a fixed grid) and, for the
+  statement's scripted examples, its own step function::
+
+      match = Match(game, [None], seed, agent_names=[name], state=st, measure=True,
+                    replay=None if replies else replay,
+                    apply=None if replies is None else scripted_step)
+      match.start()
+      while not match.over:
+          move = read_move()                # parse errors -> ILLEGAL
+          match.feed(0, move, seconds=cpu_s_of_this_move)
+          try:
+              events = match.step()         # state.apply: your move, then Chef's
+          except IllegalActionError as exc: # state unchanged -> ILLEGAL verdict
+              ...
+          send(chef_move_from(events) or "EXIT")
+      report(match.finish() if match.over else match.close())
+
+  where ``scripted_step(st, actions)`` is ``st.play_mine(actions[0])`` plus
+  ``st.chef_reply(next_scripted_reply)``. Because the same driver records the replay,
+  a judged game, a live game and a batch game with the same game, seed and moves
+  write the same replay.
+
+The driver is kept lean on purpose (see the fast path above); everything a step-wise
+caller needs beyond it (pacing, input, verdicts) stays with that caller.
 """
 
 from __future__ import annotations
@@ -17,11 +71,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from snakelab.core.errors import IllegalActionError, SnakelabError
+from snakelab.core.errors import GameOverError, IllegalActionError, SnakelabError
 from snakelab.core.game import JSON, Agent, Budget, Event, Game, Outcome, State
 from snakelab.core.registry import make, make_agent
 from snakelab.core.replay import ReplayWriter
 from snakelab.core.rng import derive_seed
+
+OnStep = Callable[[State, Sequence[Event]], None]
+"""A per-step hook: the state after the step and the step's events."""
+
+StepFunction = Callable[[State, list[Any]], Sequence[Event]]
+"""Applies one step's actions to a state (``State.apply`` unless a caller imposes its own)."""
+
+_UNSET: Any = object()  # "no action yet" (None is a valid action slot: a player not acting)
 
 
 @dataclass(frozen=True)
@@ -103,6 +165,312 @@ class MatchResult:
         }
 
 
+class Match:
+    """One game in progress, driven step by step (see the module docstring for the callers).
+
+    Args:
+        game: The configured game.
+        agents: One per player, in seat order; ``None`` marks an external seat whose
+            actions are fed with :meth:`feed` (a person, a program over a pipe).
+        seed: Match seed; the state is ``game.new_state(seed)`` and agent ``i`` is
+            reset with ``derive_seed(seed, "agent", i)``.
+        agent_names: Names recorded in the result and replay (defaults to class names,
+            ``"external"`` for external seats).
+        budget: Handed to every ``act`` call.
+        replay: Write a replay to this path.
+        state_every: Replay state frequency (see :class:`ReplayWriter`).
+        measure: Record every decision's time per player (agents' ``act`` wall time;
+            for external seats, what :meth:`feed` is told).
+        on_step: Called with the state and events after every step; also once with
+            the initial state and no events, by :meth:`start`.
+        state: Start from this state instead of ``game.new_state(seed)`` (a judge's
+            fixed grid); the replay header still names ``seed``.
+        apply: Apply a step's actions with this function instead of ``State.apply``
+            (a judge imposing scripted replies). It must raise ``IllegalActionError``
+            with the state unchanged, as ``apply`` does.
+
+    Raises:
+        SnakelabError: if the number of agents is not the game's number of players.
+
+    Attributes:
+        state: The state being played (agents and callers treat it as read-only).
+        steps: Steps applied so far.
+        last_actions: The actions of the last :meth:`step`, indexed by player.
+        move_times: Per player, the decision times in seconds (when measured).
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        agents: Sequence[Agent | None],
+        seed: int,
+        *,
+        agent_names: Sequence[str] | None = None,
+        budget: Budget | None = None,
+        replay: str | os.PathLike[str] | None = None,
+        state_every: int = 1,
+        measure: bool = False,
+        on_step: OnStep | None = None,
+        state: State | None = None,
+        apply: StepFunction | None = None,
+    ) -> None:
+        info = game.info
+        if len(agents) != info.num_players:
+            raise SnakelabError(f"{info.name} needs {info.num_players} agent(s), got {len(agents)}")
+        self._t0 = time.perf_counter()
+        self.game = game
+        self.info = info
+        self.agents = list(agents)
+        self.seed = seed
+        self.names: tuple[str, ...] = tuple(
+            agent_names or ["external" if a is None else type(a).__name__ for a in agents]
+        )
+        self.budget = budget
+        self.measure = measure
+        self.on_step = on_step
+        self.state: State = state if state is not None else game.new_state(seed)
+        self._apply = apply
+        self.replay_path = None if replay is None else os.fspath(replay)
+        self._state_every = state_every
+        self._writer: ReplayWriter | None = None
+        self.steps = 0
+        self.last_actions: list[Any] = []
+        self.move_times: list[list[float]] = [[] for _ in agents]
+        self._pending: list[Any] = [_UNSET] * info.num_players
+        self._movers: tuple[int, ...] | None = None
+        self._started = False
+        self._closed = False
+
+    # -- life cycle -----------------------------------------------------------------
+    def start(self) -> None:
+        """Reset the agents, write the replay header and call ``on_step`` once (idempotent).
+
+        :meth:`step` and :meth:`run` start the match themselves when needed.
+        """
+        if self._started:
+            return
+        if self._closed:
+            raise SnakelabError("this match is closed")
+        self._started = True
+        if self.replay_path is not None:
+            self._writer = ReplayWriter(
+                self.replay_path, self.game, self.seed, self.names, state_every=self._state_every
+            )
+        for i, agent in enumerate(self.agents):
+            if agent is not None:
+                agent.reset(self.info, i, derive_seed(self.seed, "agent", i))
+        if self._writer is not None:
+            self._writer.start(self.state)
+        if self.on_step is not None:
+            self.on_step(self.state, ())
+
+    def finish(self) -> MatchResult:
+        """End the match: write the replay's outcome line, close the agents, return the result.
+
+        A game stopped before its end (``max_steps``) gets an ``"UNFINISHED"`` outcome.
+        """
+        self.start()
+        if self.state.is_over():
+            outcome = self.state.outcome()
+        else:
+            outcome = Outcome("UNFINISHED", tuple(0.0 for _ in self.agents), None, {"steps": self.steps})
+        if self._writer is not None:
+            self._writer.finish(outcome)
+        self.close()
+        return MatchResult(
+            game=self.info.name,
+            agents=self.names,
+            seed=self.seed,
+            outcome=outcome,
+            steps=self.steps,
+            wall_s=time.perf_counter() - self._t0,
+            move_times=self.move_times if self.measure else [],
+            notices=self.notices(),
+        )
+
+    def close(self) -> None:
+        """Close the replay (left truncated unless :meth:`finish` ran) and every agent; idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._writer is not None:
+            self._writer.close()
+        for agent in self.agents:
+            if agent is not None:
+                agent.close()
+
+    def __enter__(self) -> Match:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def notices(self) -> list[str]:
+        """Remarks from the agents (e.g. a fallback policy was used)."""
+        return [str(n) for n in (getattr(a, "notice", None) for a in self.agents if a is not None) if n]
+
+    # -- one step ---------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended."""
+        return self.state.is_over()
+
+    def movers(self) -> tuple[int, ...]:
+        """The players acting in the coming step (empty once the game is over)."""
+        if self._movers is None:
+            self._movers = tuple(self.state.to_move())
+        return self._movers
+
+    def waiting(self) -> list[int]:
+        """The movers of the coming step that have no action yet."""
+        return [p for p in self.movers() if self._pending[p] is _UNSET]
+
+    def external(self, player: int) -> bool:
+        """Whether ``player``'s actions come from outside (:meth:`feed`) rather than an agent."""
+        return self.agents[player] is None
+
+    def _check_mover(self, player: int) -> None:
+        if player not in self.movers():
+            if not self.movers():
+                raise GameOverError(f"{self.info.name}: the game is over; no more actions")
+            raise SnakelabError(f"player {player} does not move in step {self.steps + 1}")
+
+    def decide(self, player: int) -> Any:
+        """Ask ``player``'s agent for its action in the coming step, keep it and return it.
+
+        Safe to call from a worker thread while the caller waits (nothing else may use
+        the match meanwhile).
+
+        Raises:
+            SnakelabError: if the seat is external or the player does not move now.
+        """
+        self.start()
+        self._check_mover(player)
+        agent = self.agents[player]
+        if agent is None:
+            raise SnakelabError(f"player {player} ({self.names[player]}) is an external seat: feed its action")
+        if self.measure:
+            ts = time.perf_counter()
+            action = agent.act(self.state.observe(player), self.budget)
+            self.move_times[player].append(time.perf_counter() - ts)
+        else:
+            action = agent.act(self.state.observe(player), self.budget)
+        self._pending[player] = action
+        return action
+
+    def feed(self, player: int, action: Any, *, seconds: float | None = None) -> None:
+        """Set ``player``'s action for the coming step (an external seat, or overriding an agent).
+
+        The action is not checked here: :meth:`step` applies it under the rules.
+
+        Args:
+            player: A mover of the coming step.
+            action: The action.
+            seconds: The time the decision took, recorded when measuring.
+        """
+        self.start()
+        self._check_mover(player)
+        self._pending[player] = action
+        if self.measure and seconds is not None:
+            self.move_times[player].append(seconds)
+
+    def step(self) -> Sequence[Event]:
+        """Apply one step: agents without an action decide now, then the actions apply.
+
+        Returns:
+            The step's events.
+
+        Raises:
+            SnakelabError: if an external mover has not been fed, or the game is over.
+            IllegalActionError: if the rules refuse the actions; the state is unchanged
+                and the actions stay set, so a caller may feed a corrected one
+                (:meth:`blame` makes the usual message naming match, step and agents).
+        """
+        self.start()
+        movers = self.movers()
+        if not movers:
+            raise GameOverError(f"{self.info.name}: the game is over; no more steps")
+        pending = self._pending
+        for p in movers:
+            if pending[p] is _UNSET:
+                if self.agents[p] is None:
+                    raise SnakelabError(
+                        f"player {p} ({self.names[p]}) is an external seat and has no action for step {self.steps + 1}"
+                    )
+                self.decide(p)
+        actions: list[Any] = [None] * self.info.num_players
+        for p in movers:
+            actions[p] = pending[p]
+        events = self.state.apply(actions) if self._apply is None else self._apply(self.state, actions)
+        self.steps += 1
+        self.last_actions = actions
+        self._pending = [_UNSET] * self.info.num_players
+        self._movers = None
+        if self._writer is not None:
+            self._writer.step(actions, events, self.state)
+        if self.on_step is not None:
+            self.on_step(self.state, events)
+        return events
+
+    def blame(self, exc: IllegalActionError, *, agents_only: bool = False) -> SnakelabError:
+        """The error to report for refused actions: match, seed, step, why, and who played.
+
+        Args:
+            exc: What the rules said.
+            agents_only: Name only the movers played by agents (external actions were
+                checked by their caller).
+        """
+        if agents_only:
+            seats = [p for p in (self._movers or range(len(self.names))) if self.agents[p] is not None]
+        else:
+            seats = list(range(len(self.names)))
+        who = ", ".join(f"player {p} ({self.names[p]})" for p in seats)
+        return SnakelabError(f"{self.info.name}, seed {self.seed}, step {self.steps + 1}: {exc} [agents: {who}]")
+
+    # -- to the end -------------------------------------------------------------------
+    def run(self, max_steps: int | None = None) -> int:
+        """Play until the game ends or ``max_steps`` more steps are played; return the steps played.
+
+        Every seat that moves must have an agent (external seats are driven with
+        :meth:`step`). Calling ``run(k)`` repeatedly plays a game in slices.
+        """
+        self.start()
+        limit = max_steps if max_steps is not None else -1
+        agent = self.agents[0]
+        if (
+            self.info.num_players == 1
+            and agent is not None
+            and self._writer is None
+            and not self.measure
+            and self.on_step is None
+            and self._apply is None
+            and self._pending[0] is _UNSET
+        ):
+            # Fast path: one player, nothing to record, measure or report.
+            act = agent.act
+            budget = self.budget
+            state = self.state
+            observe = state.observe
+            apply = state.apply
+            is_over = state.is_over
+            steps = 0
+            try:
+                while not is_over() and steps != limit:
+                    apply((act(observe(0), budget),))
+                    steps += 1
+            finally:
+                self.steps += steps
+                self._movers = None
+            return steps
+        steps = 0
+        step = self.step
+        movers = self.movers
+        while steps != limit and movers():
+            step()
+            steps += 1
+        return steps
+
+
 def play(
     game: Game,
     agents: Sequence[Agent],
@@ -114,9 +482,9 @@ def play(
     state_every: int = 1,
     measure: bool = False,
     max_steps: int | None = None,
-    on_step: Callable[[State, Sequence[Event]], None] | None = None,
+    on_step: OnStep | None = None,
 ) -> MatchResult:
-    """Play one match to the end.
+    """Play one match to the end (a :class:`Match` run in one go).
 
     Args:
         game: The configured game.
@@ -137,79 +505,24 @@ def play(
         SnakelabError: if an agent returns an illegal action (naming the agent,
             player and step) or the game raises; agents are closed either way.
     """
-    info = game.info
-    if len(agents) != info.num_players:
-        raise SnakelabError(f"{info.name} needs {info.num_players} agent(s), got {len(agents)}")
-    names = tuple(agent_names or [type(a).__name__ for a in agents])
-    t0 = time.perf_counter()
-    state = game.new_state(seed)
-    writer = ReplayWriter(replay, game, seed, names, state_every=state_every) if replay is not None else None
-    move_times: list[list[float]] = [[] for _ in agents]
-    steps = 0
-    try:
-        for i, agent in enumerate(agents):
-            agent.reset(info, i, derive_seed(seed, "agent", i))
-        if writer is not None:
-            writer.start(state)
-        limit = max_steps if max_steps is not None else -1
-        if on_step is not None:
-            on_step(state, ())
-        if info.num_players == 1 and writer is None and not measure and on_step is None:
-            # Fast path: nothing to record, one player.
-            act = agents[0].act
-            observe = state.observe
-            apply = state.apply
-            is_over = state.is_over
-            while not is_over() and steps != limit:
-                apply((act(observe(0), budget),))
-                steps += 1
-        else:
-            n = info.num_players
-            clock = time.perf_counter
-            while steps != limit:
-                movers = state.to_move()
-                if not movers:
-                    break
-                actions: list[Any] = [None] * n
-                for p in movers:
-                    if measure:
-                        ts = clock()
-                        actions[p] = agents[p].act(state.observe(p), budget)
-                        move_times[p].append(clock() - ts)
-                    else:
-                        actions[p] = agents[p].act(state.observe(p), budget)
-                events = state.apply(actions)
-                steps += 1
-                if writer is not None:
-                    writer.step(actions, events, state)
-                if on_step is not None:
-                    on_step(state, events)
-        if state.is_over():
-            outcome = state.outcome()
-        else:
-            outcome = Outcome("UNFINISHED", tuple(0.0 for _ in agents), None, {"steps": steps})
-        if writer is not None:
-            writer.finish(outcome)
-    except IllegalActionError as exc:
-        who = ", ".join(f"player {p} ({names[p]})" for p in range(len(names)))
-        raise SnakelabError(f"{info.name}, seed {seed}, step {steps + 1}: {exc} [agents: {who}]") from exc
-    finally:
-        if writer is not None:
-            writer.close()
-        for agent in agents:
-            agent.close()
-    del info  # unused after this point
-    notices = [n for n in (getattr(a, "notice", None) for a in agents) if n]
-    return MatchResult(
-        game=game.info.name,
-        agents=names,
-        seed=seed,
-        outcome=outcome,
-        steps=steps,
-        wall_s=time.perf_counter() - t0,
-        move_times=move_times if measure else [],
-        notices=notices,
+    match = Match(
+        game,
+        agents,
+        seed,
+        agent_names=agent_names,
+        budget=budget,
+        replay=replay,
+        state_every=state_every,
+        measure=measure,
+        on_step=on_step,
     )
+    try:
+        match.run(max_steps)
+        return match.finish()
+    except IllegalActionError as exc:
+        raise match.blame(exc) from exc
+    finally:
+        match.close()
 
 
 def run_match(spec: MatchSpec) -> MatchResult:

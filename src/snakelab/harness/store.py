@@ -49,6 +49,7 @@ from snakelab.core.errors import SnakelabError
 from snakelab.core.game import JSON, Budget, Outcome
 from snakelab.harness.match import MatchResult, MatchSpec
 from snakelab.harness.run import run_many
+from snakelab.harness.runlock import RunLock
 
 DEFAULT_STORE = "snakelab-results.sqlite"
 """File name of the default store, in the current directory."""
@@ -506,18 +507,41 @@ def run_stored(
     Raises:
         UnknownRunError: for an unknown ``resume`` id.
         ResumeMismatchError: if ``specs`` are not that run's plan.
+        RunBusyError: if another process is playing that run right now (see
+            :mod:`snakelab.harness.runlock`).
     """
     specs = list(specs)
     if resume is not None:
         rid = store.run(resume).id
-        specs, notes = store.resume(rid, specs)
+        lock = RunLock(store.path, rid)  # before reading what is done: nobody else adds to it now
+        try:
+            specs, notes = store.resume(rid, specs)
+        except BaseException:
+            lock.release()
+            raise
         for note in notes:
             if on_note is not None:
                 on_note(note)
         done = store.results(rid)
     else:
         rid = store.create_run(specs, label, command=command, run_seed=run_seed)
+        lock = RunLock(store.path, rid)
         done = {}
+    with lock:
+        return rid, _play_stored(rid, specs, done, store, executor, jobs, on_start, on_result)
+
+
+def _play_stored(
+    rid: int,
+    specs: list[MatchSpec],
+    done: dict[int, MatchResult],
+    store: Store,
+    executor: Executor | None,
+    jobs: int | None,
+    on_start: Callable[[int, int], None] | None,
+    on_result: Callable[[MatchResult], None] | None,
+) -> list[MatchResult]:
+    """The playing part of :func:`run_stored`, under the run's lock."""
     if on_start is not None:
         on_start(rid, len(done))
     # Positions become the indices run_many sees, so each arriving result names its slot.
@@ -536,7 +560,7 @@ def run_stored(
         r = merged[i]
         r.index = spec.index  # the caller's own numbering, as run_many would give it
         out.append(r)
-    return rid, out
+    return out
 
 
 def _base(agent: str) -> str:

@@ -2,7 +2,6 @@ import pytest
 
 from snakelab import make
 from snakelab.core.errors import ConfigError, GameOverError, IllegalActionError
-from snakelab.core.testing import check_game
 from snakelab.games.arena.rules import (
     CRASH,
     DOWN,
@@ -38,18 +37,6 @@ def remove(s, i):
 
 def strip_apples(text):
     return text.replace("*", ".")
-
-
-@pytest.mark.parametrize(
-    "game",
-    [
-        "arena(game_width=12,game_height=12,duration=10,num_zombies=2)",
-        "arena(game_width=10,game_height=9,num_snakes=3,num_zombies=1,num_obstacles=2,starting_length=3,"
-        "duration=4,speed=20,apple_limit=5,zombie_speed=2,own_tail_kills=true)",
-    ],
-)
-def test_arena__conformance(game):
-    check_game(make(game), playouts=4, max_steps=250, seed=3)
 
 
 def test_stages_are_named_in_spec_order():

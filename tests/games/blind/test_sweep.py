@@ -8,6 +8,7 @@ from snakelab.core.errors import ConfigError, SnakelabError
 from snakelab.games.blind.evaluate import RunTable, fast_covers
 from snakelab.games.blind.strategies import make_strategy
 from snakelab.games.blind.sweep import count_grids, grids_of, make_chunks, read_grids, run_sweep, write_grids
+from snakelab.harness.parallel import mapper
 
 
 def test_grid_counts_match_the_spec():
@@ -37,7 +38,7 @@ def test_chunks_partition_the_widths():
 
 def test_sweep_figures_match_a_direct_evaluation():
     n = 3000
-    res = run_sweep("dynamic-zigzag(k=11)", n, jobs=1)
+    res = run_sweep("dynamic-zigzag(k=11)", n)
     w, h = grids_of(1, n, n)
     covers = fast_covers(RunTable(make_strategy("dynamic-zigzag(k=11)").moves_array(35 * n + 1)), w, h)
     ratios = covers / (w * h)
@@ -62,27 +63,27 @@ def test_sweep_figures_match_a_direct_evaluation():
 
 @pytest.mark.slow
 def test_dynamic_zigzag_k11_worst_at_1e4():
-    res = run_sweep("dynamic-zigzag(k=11)", 10_000, jobs=2)
+    res = run_sweep("dynamic-zigzag(k=11)", 10_000, map_chunks=mapper(jobs=2))
     assert res["grids"] == 93_668
     assert res["worst_grid"] == [19, 436] and round(res["worst_ratio"], 2) == 11.47
 
 
 def test_uncovered_grids_make_the_worst_ratio_unknown():
-    res = run_sweep("zigzag", 200, jobs=1)
+    res = run_sweep("zigzag", 200)
     assert res["uncovered"] > 0 and res["worst_ratio"] is None and [3, 3] in res["uncovered_examples"]
     assert sum(c[4] for c in res["ratio_map"]["cells"]) == res["uncovered"]
 
 
 def test_resume_from_a_checkpoint_gives_the_same_result(tmp_path):
     path = tmp_path / "ck.jsonl"
-    full = run_sweep("dynamic-zigzag(k=5)", 2000, jobs=1, checkpoint=path, chunks=6)
+    full = run_sweep("dynamic-zigzag(k=5)", 2000, checkpoint=path, chunks=6)
     lines = path.read_text().splitlines()
     assert len(lines) == 1 + 6
     # Keep the header and two finished chunks, plus a line torn by an interrupt.
     path.write_text("\n".join(lines[:3]) + "\n" + lines[3][:20])
     started = []
     again = run_sweep(
-        "dynamic-zigzag(k=5)", 2000, jobs=1, checkpoint=path, chunks=6, on_start=lambda t, d: started.append((t, d))
+        "dynamic-zigzag(k=5)", 2000, checkpoint=path, chunks=6, on_start=lambda t, d: started.append((t, d))
     )
     assert started == [(6, 2)]
     assert again == full
@@ -91,23 +92,23 @@ def test_resume_from_a_checkpoint_gives_the_same_result(tmp_path):
 
 def test_checkpoint_of_another_sweep_is_refused(tmp_path):
     path = tmp_path / "ck.jsonl"
-    run_sweep("spiral", 50, jobs=1, checkpoint=path, cap_ratio=8.0)
+    run_sweep("spiral", 50, checkpoint=path, cap_ratio=8.0)
     with pytest.raises(SnakelabError, match="belongs to another sweep"):
-        run_sweep("dynamic-zigzag", 50, jobs=1, checkpoint=path)
+        run_sweep("dynamic-zigzag", 50, checkpoint=path)
 
 
 def test_checkpoint_of_an_older_version_is_refused_by_name(tmp_path):
     path = tmp_path / "ck.jsonl"
-    run_sweep("spiral", 50, jobs=1, checkpoint=path)
+    run_sweep("spiral", 50, checkpoint=path)
     lines = path.read_text().splitlines()
     head = json.loads(lines[0])
     head["version"] = 1  # chunk summaries of version 1 had no ratio map
     path.write_text(json.dumps(head) + "\n" + "\n".join(lines[1:]) + "\n")
     with pytest.raises(SnakelabError, match="another version of snakelab"):
-        run_sweep("spiral", 50, jobs=1, checkpoint=path)
+        run_sweep("spiral", 50, checkpoint=path)
     path.write_text("[1, 2]\n")
     with pytest.raises(SnakelabError, match="not a sweep checkpoint"):
-        run_sweep("spiral", 50, jobs=1, checkpoint=path)
+        run_sweep("spiral", 50, checkpoint=path)
 
 
 def test_bad_arguments():
@@ -120,7 +121,7 @@ def test_bad_arguments():
 def test_plots_refuse_malformed_reports(tmp_path):
     from snakelab.analysis.blind import check_report, plot_sweeps
 
-    good = run_sweep("dynamic-zigzag(k=5)", 300, jobs=1)
+    good = run_sweep("dynamic-zigzag(k=5)", 300)
     assert check_report(good, "r") is good
     bad_cases = (
         ({"ratio_map": {"per_decade": 8, "cells": []}}, "non-empty list of cells"),

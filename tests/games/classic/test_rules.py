@@ -3,22 +3,9 @@ import pytest
 from snakelab import make
 from snakelab.core.errors import GameOverError, IllegalActionError
 from snakelab.core.grid import Direction
-from snakelab.core.testing import check_game
 from snakelab.games.classic.rules import Termination
 
 U, D, L, R = Direction
-
-
-@pytest.mark.parametrize(
-    "game",
-    [
-        "classic(width=4,height=4)",
-        "classic(width=5,height=3,tail_rule=strict)",
-        "classic(width=6,height=5,start_length=4)",
-    ],
-)
-def test_classic__conformance(game):
-    check_game(make(game), playouts=4, max_steps=400, seed=1)
 
 
 def _state(game="classic(width=5,height=4,start_length=3,start_x=2,start_y=1)", seed=0):

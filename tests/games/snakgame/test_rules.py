@@ -5,7 +5,6 @@ from hypothesis import strategies as st
 
 from snakelab import make
 from snakelab.core.errors import CodecError, ConfigError, GameOverError, IllegalActionError
-from snakelab.core.testing import check_game
 from snakelab.games.snakgame import EXIT, Move, format_move, parse_move, snake_score
 from snakelab.games.snakgame.rules import BLOCKED, CHEF, EMPTY, MINE, Config, generate_grid
 
@@ -25,19 +24,6 @@ def _dialogue(state, lines):
         else:
             state.play_chef(move)
     return state
-
-
-@pytest.mark.parametrize(
-    "game",
-    [
-        "snakgame(type=0,rows=3,cols=4)",
-        "snakgame(type=0,rows=4,cols=4,block_prob=0.3)",
-        "snakgame(type=0,rows=1,cols=7,freeze=false)",
-        "snakgame(type=0,rows=5,cols=3,blocked='1 1;3 2')",
-    ],
-)
-def test_snakgame__conformance(game):
-    check_game(make(game), playouts=4, max_steps=60, seed=3)
 
 
 def test_example_1__two_by_two():

@@ -2,9 +2,12 @@
 
 The grids are split into chunks of consecutive widths A of about equal work (the
 work of one width is about N²/(2A) bit operations, so small widths get chunks of
-their own). Chunks run on a process pool (or any ``concurrent.futures.Executor``);
-each finished chunk is appended to a checkpoint file at once, so an interrupted sweep
-resumes where it stopped and never loses finished work. Chunk results are small
+their own). Chunks are independent tasks (:func:`sweep_chunk`) that :func:`run_sweep`
+hands to a *chunk map*: in this process by default, or the harness's parallel map
+(``harness.parallel.mapper``: local processes or Dask) when the caller passes
+it; this module knows nothing of processes. Each finished chunk is appended to a
+checkpoint file at once, so an interrupted sweep resumes where it stopped and never
+loses finished work. Chunk results are small
 mergeable summaries: counts, sums, the worst grids, a ratio histogram, the
 maximum per band of S and a ratio map (the maximum per cell of a log-log grid of A
 and B, which shows at a glance where a strategy is weak).
@@ -16,9 +19,7 @@ import hashlib
 import json
 import math
 import os
-import signal
 from collections.abc import Callable, Iterable
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,13 @@ import numpy as np
 from snakelab.core.errors import ConfigError, SnakelabError
 from snakelab.games.blind.evaluate import RunTable, check_grid, fast_covers
 from snakelab.games.blind.strategies import make_strategy
-from snakelab.harness.run import worker_count
+
+SweepTask = tuple[str, int, float, int, int]
+"""One chunk's work: ``(strategy spec, N, cap ratio, lowest width, highest width)``."""
+
+ChunkMap = Callable[[Callable[[SweepTask], dict[str, Any]], list[SweepTask]], Iterable[tuple[int, dict[str, Any]]]]
+"""Applies the chunk function to every task, yielding ``(position, summary)`` as each
+finishes, in any order; the harness's ``parallel.mapper(executor, jobs=...)`` makes one."""
 
 CHECKPOINT_VERSION = 2
 """Version 2 added the ratio map to the chunk summaries."""
@@ -240,7 +247,7 @@ def merge(parts: Iterable[dict[str, Any]]) -> dict[str, Any]:
     return total
 
 
-def chunk_covers(task: tuple[str, int, float, int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def chunk_covers(task: SweepTask) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Widths, heights and cover times (−1: not within the cap) of one chunk's grids.
 
     ``task`` is ``(spec, N, cap_ratio, lo, hi)``; the strategy's run table is built once
@@ -252,14 +259,17 @@ def chunk_covers(task: tuple[str, int, float, int, int]) -> tuple[np.ndarray, np
     return w, h, fast_covers(table, w, h, cap_ratio)
 
 
-def sweep_chunk(task: tuple[str, int, float, int, int]) -> dict[str, Any]:
+def sweep_chunk(task: SweepTask) -> dict[str, Any]:
     """Evaluate one chunk (runs in a worker process): ``(spec, N, cap_ratio, lo, hi)``."""
     return summarise(*chunk_covers(task))
 
 
-def _ignore_sigint() -> None:
-    """Workers leave Ctrl-C to the parent, which saves the finished chunks and stops them."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def map_in_process(
+    fn: Callable[[SweepTask], dict[str, Any]], tasks: list[SweepTask]
+) -> Iterable[tuple[int, dict[str, Any]]]:
+    """The default chunk map: every chunk in this process, in order."""
+    for i, task in enumerate(tasks):
+        yield i, fn(task)
 
 
 def default_checkpoint(spec: str, max_area: int, cap_ratio: float) -> Path:
@@ -353,8 +363,8 @@ def finalise(spec: str, max_area: int, cap_ratio: float, total: dict[str, Any]) 
     }
 
 
-def check_options(max_area: int, cap_ratio: float, chunks: int, jobs: int) -> int:
-    """Validate a sweep's numbers before any work; returns the worker count (0 jobs: every core).
+def check_options(max_area: int, cap_ratio: float, chunks: int, jobs: int = 0) -> None:
+    """Validate a sweep's numbers before any work (``jobs`` 0 means every core).
 
     Raises:
         ConfigError: naming the first option that is out of range.
@@ -365,7 +375,8 @@ def check_options(max_area: int, cap_ratio: float, chunks: int, jobs: int) -> in
         raise ConfigError(f"the cap ratio must be > 0, got {cap_ratio}")
     if chunks < 0:
         raise ConfigError(f"--chunks must be ≥ 0 (0: the default), got {chunks}")
-    return worker_count(jobs)
+    if jobs < 0:
+        raise ConfigError(f"--jobs must be ≥ 0 (0: every core), got {jobs}")
 
 
 def run_sweep(
@@ -373,8 +384,7 @@ def run_sweep(
     max_area: int,
     *,
     cap_ratio: float = 35.0,
-    jobs: int = 0,
-    executor: Executor | None = None,
+    map_chunks: ChunkMap | None = None,
     checkpoint: Path | None = None,
     chunks: int = 0,
     on_start: Callable[[int, int], None] | None = None,
@@ -387,8 +397,7 @@ def run_sweep(
         max_area: N.
         cap_ratio: Give up on a grid after ``cap_ratio``·S moves (it then counts as
             uncovered and the worst ratio is reported as None).
-        jobs: Worker processes of the local pool (0: every core; 1: in this process).
-        executor: Run chunks here instead (left open).
+        map_chunks: Runs the chunks (see :data:`ChunkMap`); None runs them in this process.
         checkpoint: File of finished chunks (created, appended, reused on resume);
             None for no checkpoint.
         chunks: Number of chunks (0: default).
@@ -399,9 +408,9 @@ def run_sweep(
         The report (see :func:`finalise`).
 
     Raises:
-        ConfigError: for a bad N, cap, chunk or worker count; UnknownNameError for an unknown strategy.
+        ConfigError: for a bad N, cap or chunk count; UnknownNameError for an unknown strategy.
     """
-    workers = check_options(max_area, cap_ratio, chunks, jobs)
+    check_options(max_area, cap_ratio, chunks)
     spec = make_strategy(spec).spec  # validate and canonicalise before any work
     plan = make_chunks(max_area, chunks)
     header = {
@@ -432,31 +441,11 @@ def run_sweep(
         if on_chunk is not None:
             on_chunk()
 
-    tasks = {c.index: (spec, max_area, float(cap_ratio), c.lo, c.hi) for c in todo}
-    if executor is None and jobs == 1:
-        for i, task in tasks.items():
-            record(i, sweep_chunk(task))
-    elif tasks:
-        own = executor is None
-        ex = executor
-        if ex is None:
-            ex = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
-        futures: dict[Future[dict[str, Any]], int] = {}
-        finished = False
-        try:
-            # Heavy chunks (small widths) first, so the pool ends evenly.
-            futures = {ex.submit(sweep_chunk, tasks[i]): i for i in sorted(tasks)}
-            for fut in as_completed(futures):
-                record(futures[fut], fut.result())
-            finished = True
-        finally:
-            for fut in futures:
-                fut.cancel()
-            if own:
-                if not finished and isinstance(ex, ProcessPoolExecutor):
-                    # Interrupted: stop the workers now instead of waiting for their chunks.
-                    for proc in list(getattr(ex, "_processes", {}).values()):
-                        proc.terminate()
-                ex.shutdown(wait=True, cancel_futures=True)
+    # Heavy chunks (small widths) first, so a pool ends evenly.
+    keys = [c.index for c in todo]
+    tasks: list[SweepTask] = [(spec, max_area, float(cap_ratio), c.lo, c.hi) for c in todo]
+    if tasks:
+        for pos, result in (map_chunks or map_in_process)(sweep_chunk, tasks):
+            record(keys[pos], result)
     total = merge(done[c.index] for c in plan)
     return finalise(spec, max_area, cap_ratio, total)

@@ -7,7 +7,7 @@ full after the player's move the judge prints ``EXIT``; if it is full after the
 judge's move the player prints ``EXIT``. A client stops on reading ``EXIT``.
 
 Nothing here starts processes: :func:`run_client` works on any pair of text streams,
-and the judge that runs a program lives in :mod:`snakelab.harness.snakgame_judge`.
+and the judge that runs a program lives in the harness (its ``snakgame_judge`` module).
 """
 
 from __future__ import annotations

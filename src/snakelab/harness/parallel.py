@@ -1,0 +1,245 @@
+"""The one parallel map: many independent tasks over local processes or Dask.
+
+:func:`parallel_map` applies a function to every item and yields ``(position, result)``
+as results arrive. Benches and tournaments (:func:`~snakelab.harness.run.run_many`),
+the blind sweep, ``snakelab hextris solve`` and the contest program all run through it,
+so workers, interrupts and resumes behave the same everywhere.
+
+**Where tasks run.**
+
+* No executor and ``jobs == 1``: in this process, in order (no pickling, easy to debug).
+* No executor otherwise: a local process pool of ``min(jobs, len(items))`` workers
+  (``jobs`` 0 or None: every core this process may use), made here and shut down at
+  the end. An ``initializer`` runs once in each worker (e.g. compiling kernels).
+* An executor (a Dask one from :func:`snakelab.harness.executors.make_executor`, or
+  any ``concurrent.futures.Executor``): used as is and left open for its owner. The
+  ``initializer`` is not run there; the function must prepare what it needs itself.
+
+Work items must be picklable and carry their own seeds, so the results never depend
+on the executor or on scheduling.
+
+**Workers die with their parent.** Local workers ignore SIGINT (a Ctrl-C at the
+terminal reaches the whole process group; it is the parent's to handle) and watch
+their parent: if it is gone, killed by SIGKILL included, they exit within about half
+a second instead of idling under init. Dask's workers are looked after by Dask.
+
+**Interrupts.** Two ways to stop early:
+
+* *Stop gracefully*: set the ``stop`` event (e.g. from a SIGINT handler). No new task
+  starts; tasks already running finish and are yielded, then the iteration ends. (A
+  task on a Dask cluster cannot be told to finish and then stop: those are dropped.)
+* *Stop at once*: leave the loop (``break``, an exception, a ``KeyboardInterrupt``, or
+  SIGTERM turned into :class:`Terminated` by :func:`sigterm_as_interrupt`). Pending
+  tasks are cancelled and the workers of a pool made here are terminated at once.
+
+**Resume.** The map itself keeps nothing: each caller records every result the moment
+it is yielded, and passes only the unfinished items on the next run. ``run_many``
+callers use the results store (one SQLite transaction per match; ``--resume RUN_ID``,
+see :mod:`snakelab.harness.store`), the blind sweep a JSON-lines checkpoint of chunk
+summaries, ``hextris solve`` its ``--out`` solution file (``--resume``). A resumed run
+gives the same results as an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
+from typing import Protocol, TypeVar
+
+from snakelab.core.errors import ConfigError
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class Mapper(Protocol):
+    """:func:`parallel_map` with its executor and options bound (see :func:`mapper`)."""
+
+    def __call__(self, fn: Callable[[T], R], items: Iterable[T], /) -> Iterator[tuple[int, R]]:
+        """Apply ``fn`` to every item, yielding ``(position, result)`` as results arrive."""
+        ...
+
+
+PARENT_POLL_S = 0.5
+"""How often a local worker checks that its parent is still alive."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived while :func:`sigterm_as_interrupt` was active.
+
+    A ``KeyboardInterrupt``, so every handler that keeps finished work and prints how to
+    resume after a Ctrl-C does the same after ``kill PID``.
+    """
+
+
+def default_jobs() -> int:
+    """Worker processes to use when none is asked for: every core this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def worker_count(jobs: int | None) -> int:
+    """The number of worker processes a ``jobs`` option asks for: None or 0 means every core.
+
+    Raises:
+        ConfigError: for a negative count.
+    """
+    if jobs is not None and jobs < 0:
+        raise ConfigError(f"--jobs must be ≥ 0 (0: every core), got {jobs}")
+    return jobs or default_jobs()
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(PARENT_POLL_S)
+        if os.getppid() != parent:
+            # The parent is gone: nobody will collect our results. Exit without cleanup,
+            # which could block on pipes to the dead parent.
+            os._exit(1)
+
+
+def _init_worker(parent: int, initializer: Callable[[], object] | None) -> None:
+    """Runs first in every local worker: leave Ctrl-C to the parent, die with it, then ``initializer``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A forked worker inherits the parent's handlers; SIGTERM (how the parent stops its
+    # workers) must simply end it, not raise Terminated and print a traceback.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if os.getppid() != parent:  # the parent died while this worker was starting
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), name="snakelab-parent-watch", daemon=True).start()
+    if initializer is not None:
+        initializer()
+
+
+def parallel_map(
+    fn: Callable[[T], R],
+    items: Iterable[T],
+    executor: Executor | None = None,
+    *,
+    jobs: int | None = None,
+    initializer: Callable[[], object] | None = None,
+    stop: threading.Event | None = None,
+) -> Iterator[tuple[int, R]]:
+    """Apply ``fn`` to every item, yielding ``(position, result)`` as results arrive.
+
+    Args:
+        fn: A picklable (module-level) function of one item.
+        items: The work items, submitted in this order (put the longest first so a
+            pool ends evenly).
+        executor: Run here instead of a local pool (left open).
+        jobs: Workers of the local pool (0 or None: every core; 1: in this process).
+        initializer: Run once in each local worker before any task.
+        stop: When set, no new task starts and the iteration ends after the running
+            ones (see the module docstring).
+
+    Raises:
+        ConfigError: for a negative ``jobs``.
+        Exception: whatever ``fn`` raised, for the first failing item (the rest are
+            cancelled).
+    """
+    todo = list(items)
+    workers = worker_count(jobs)
+    if executor is None and workers == 1:
+        for i, item in enumerate(todo):
+            if stop is not None and stop.is_set():
+                return
+            yield i, fn(item)
+        return
+    if not todo:
+        return
+    own = executor is None
+    before = {p.pid for p in multiprocessing.active_children()}
+    pool = executor
+    if pool is None:
+        pool = ProcessPoolExecutor(
+            max_workers=min(workers, len(todo)), initializer=_init_worker, initargs=(os.getpid(), initializer)
+        )
+    futures: dict[Future[R], int] = {}
+    finished = False
+    try:
+        futures = {pool.submit(fn, item): i for i, item in enumerate(todo)}
+        pending: set[Future[R]] = set(futures)
+        stopping = False
+        # With a stop event, wake up now and then to notice it even while every task runs long.
+        poll = None if stop is None else 0.25
+        while pending:
+            done, pending = wait(pending, timeout=poll, return_when=FIRST_COMPLETED)
+            if not stopping and stop is not None and stop.is_set():
+                stopping = True
+                for fut in pending:
+                    fut.cancel()  # only tasks not started locally; every unfinished one on Dask
+            for fut in sorted(done, key=futures.__getitem__):
+                if not fut.cancelled():
+                    yield futures[fut], fut.result()
+        finished = True
+    finally:
+        for fut in futures:
+            fut.cancel()
+        if own:
+            if not finished:
+                _terminate_new_children(before)
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def mapper(
+    executor: Executor | None = None,
+    *,
+    jobs: int | None = None,
+    initializer: Callable[[], object] | None = None,
+    stop: threading.Event | None = None,
+) -> Mapper:
+    """:func:`parallel_map` bound to an executor and options, for code that takes a map as a parameter.
+
+    Game modules never import the harness; a driver that needs a pool takes a map
+    argument instead (the blind sweep's ``map_chunks``), and the caller passes this.
+
+    Raises:
+        ConfigError: for a negative ``jobs`` (at once, not at the first call).
+    """
+    worker_count(jobs)
+
+    def bound(fn: Callable[[T], R], items: Iterable[T], /) -> Iterator[tuple[int, R]]:
+        return parallel_map(fn, items, executor, jobs=jobs, initializer=initializer, stop=stop)
+
+    return bound
+
+
+def _terminate_new_children(before: set[int | None]) -> None:
+    """Stop at once the worker processes started since ``before`` was taken (this pool's).
+
+    The pool's own shutdown would wait for the tasks in progress, which after an
+    interrupt are no longer wanted.
+    """
+    for proc in multiprocessing.active_children():
+        if proc.pid not in before:
+            proc.terminate()
+
+
+@contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """While the block runs, SIGTERM raises :class:`Terminated` (a ``KeyboardInterrupt``).
+
+    ``kill PID`` then stops a run as a Ctrl-C does: finished work is kept, workers are
+    stopped, and the resume hint is printed. Outside the main thread it does nothing
+    (signal handlers can only be set there).
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(_signum: int, _frame: object) -> None:
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

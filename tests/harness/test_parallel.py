@@ -1,0 +1,201 @@
+"""The parallel map: results, stops, workers that die with their parent, one player per stored run."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from snakelab.core.errors import ConfigError
+from snakelab.harness import MatchSpec, match_seeds
+from snakelab.harness.parallel import mapper, parallel_map
+from snakelab.harness.runlock import RunBusyError, RunLock
+from snakelab.harness.store import Store, run_stored
+
+SNAKELAB = [sys.executable, "-c", "from snakelab.cli import main; main()"]
+
+
+def _square(x: int) -> int:
+    return x * x
+
+
+def _slow_square(x: int) -> int:
+    time.sleep(0.2)
+    return x * x
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_every_item_once_with_its_position(jobs):
+    got = dict(parallel_map(_square, range(7), jobs=jobs))
+    assert got == {i: i * i for i in range(7)}
+    assert dict(mapper(jobs=jobs)(_square, [3, 4])) == {0: 9, 1: 16}
+
+
+def test_negative_jobs_refused_at_once():
+    with pytest.raises(ConfigError, match="--jobs must be ≥ 0"):
+        mapper(jobs=-1)
+
+
+def test_stop_lets_running_tasks_finish_and_starts_no_more():
+    stop = threading.Event()
+    seen = []
+    for pos, value in parallel_map(_slow_square, range(40), jobs=2, stop=stop):
+        seen.append((pos, value))
+        stop.set()
+    assert 1 <= len(seen) < 40 and all(v == p * p for p, v in seen)
+    stop = threading.Event()
+    stop.set()
+    assert list(parallel_map(_square, range(3), jobs=1, stop=stop)) == []
+
+
+# -- processes of an interrupted run ---------------------------------------------------
+
+
+def _children(pid: int) -> set[int]:
+    """Live (not zombie) processes whose parent is ``pid``."""
+    out = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            out.add(int(entry.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _start_bench(store: Path, *extra: str) -> subprocess.Popen[str]:
+    env = dict(os.environ, SNAKELAB_STORE=str(store))
+    return subprocess.Popen(
+        [*SNAKELAB, "classic", "bench", "-a", "champion", "-n", "1500", *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )
+
+
+def _wait_for_workers(proc: subprocess.Popen[str], count: int) -> set[int]:
+    deadline = time.monotonic() + 120
+    while len(kids := _children(proc.pid)) < count:
+        assert proc.poll() is None, proc.communicate()[1]
+        assert time.monotonic() < deadline, "the pool's workers did not start within 120 s"
+        time.sleep(0.05)
+    return kids
+
+
+def _assert_gone(pids: set[int], within: float = 15.0) -> None:
+    deadline = time.monotonic() + within
+    while any(_alive(p) for p in pids):
+        assert time.monotonic() < deadline, f"workers still alive: {sorted(p for p in pids if _alive(p))}"
+        time.sleep(0.1)
+
+
+@pytest.mark.xdist_group("processes")
+def test_workers_die_when_their_parent_is_killed(tmp_path):
+    proc = _start_bench(tmp_path / "s.sqlite", "-j", "2")
+    try:
+        workers = _wait_for_workers(proc, 2)
+        os.kill(proc.pid, signal.SIGKILL)  # no cleanup at all in the parent
+        proc.communicate(timeout=30)
+        _assert_gone(workers)
+    finally:
+        with_group_killed(proc)
+
+
+@pytest.mark.xdist_group("processes")
+def test_sigterm_stops_a_run_like_ctrl_c_with_the_resume_hint(tmp_path):
+    proc = _start_bench(tmp_path / "s.sqlite", "-j", "2")
+    try:
+        workers = _wait_for_workers(proc, 2)
+        os.kill(proc.pid, signal.SIGTERM)  # the parent only, as `kill PID` does
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 130, err
+        assert "repeat the command with --resume 1" in " ".join(err.split()) and "Traceback" not in err
+        _assert_gone(workers)
+    finally:
+        with_group_killed(proc)
+
+
+@pytest.mark.xdist_group("processes")
+def test_a_run_being_played_cannot_be_resumed_twice(tmp_path):
+    store = tmp_path / "s.sqlite"
+    first = _start_bench(store, "-j", "1")
+    try:
+        deadline = time.monotonic() + 120
+        while not (store.exists() and Store(store).runs()):
+            assert first.poll() is None, first.communicate()[1]
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        second = subprocess.run(
+            [*SNAKELAB, "classic", "bench", "-a", "champion", "-n", "1500", "-j", "1", "--resume", "1"],
+            check=False,
+            capture_output=True,
+            text=True,
+            env=dict(os.environ, SNAKELAB_STORE=str(store)),
+            timeout=120,
+        )
+        assert second.returncode != 0
+        lines = second.stderr.strip().splitlines()
+        assert "run 1 is being played by another process" in lines[-1] and "Traceback" not in second.stderr
+        os.kill(first.pid, signal.SIGKILL)
+        first.communicate(timeout=30)
+        with RunLock(store, 1):  # a killed player leaves no stale lock
+            pass
+    finally:
+        with_group_killed(first)
+
+
+def test_run_lock_refuses_a_second_process_and_names_the_run(tmp_path):
+    store = tmp_path / "s.sqlite"
+    specs = [MatchSpec("classic(width=5,height=5)", ("classic.greedy",), s) for s in match_seeds(1, 3)]
+    with Store(store) as db:
+        rid, _ = run_stored(specs, db, label="t", jobs=1)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys,time; from snakelab.harness.runlock import RunLock; "
+            f"lock = RunLock({str(store)!r}, {rid}); print('locked', flush=True); time.sleep(60)",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        with Store(store) as db, pytest.raises(RunBusyError, match=f"run {rid} is being played"):
+            run_stored(specs, db, resume=rid, jobs=1)
+        with RunLock(store, rid + 1):  # other runs of the same store are free
+            pass
+    finally:
+        holder.kill()
+        holder.wait()
+    with Store(store) as db:
+        again_id, results = run_stored(specs, db, resume=rid, jobs=1)
+    assert again_id == rid and len(results) == 3
+
+
+def with_group_killed(proc: subprocess.Popen[str]) -> None:
+    """Kill whatever is left of a test's process group."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    if proc.poll() is None:
+        proc.wait(timeout=10)
