@@ -11,7 +11,6 @@ from snakelab.games.arena.rules import (
     REL_LEFT,
     REL_RIGHT,
     RIGHT,
-    STAGES,
     STRAIGHT,
     TIMEOUT,
     UP,
@@ -50,10 +49,6 @@ def strip_apples(text):
 )
 def test_arena__conformance(game):
     check_game(make(game), playouts=4, max_steps=250, seed=3)
-
-
-def test_stages_are_named_in_spec_order():
-    assert STAGES == ("respawn", "move", "collide", "eat", "zombies", "age_apples")
 
 
 def test_head_on_same_empty_cell():
