@@ -520,8 +520,11 @@ def decide(
             here, where it costs nothing.
         scratch: The fields of a :class:`Scratch`, as a plain tuple, for the same reason.
     """
-    tb = CellTables(*tables)
-    sc = Scratch(*scratch)
+    # Field by field, not ``CellTables(*tables)``: numba's star-unpacking into a named tuple
+    # cost about 2 µs a call here (measured), ~5% of a 20×20 move.
+    t, w = tables, scratch
+    tb = CellTables(t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8])
+    sc = Scratch(w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8], w[9], w[10], w[11], w[12])
     n = ring.shape[0]
     head = ring[head_seq % n]
     # 1. Short paths to the apple; the shortest verified one replaces the plan in hand.
