@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 # ``_xs``, ``_ys``) as its own methods do.
 
 
-@dataclass
+@dataclass(slots=True)
 class Step:
     """What the stages of one step share.
 
