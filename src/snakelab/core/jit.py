@@ -8,9 +8,9 @@ function, and its callers see the real parameter and return types. numba itself 
 annotations and compiles from the arguments' runtime types, exactly as with a bare ``njit``.
 
 Caching: ``cache=True`` writes the machine code next to the source file
-(``__pycache__/<module>.<function>-<line>.py<ver>.nbi/.nbc``), or under
-``NUMBA_CACHE_DIR`` when that directory is not writable, so the first run compiles and
-later runs and worker processes load. numba checks only the timestamp of the file that
+(``__pycache__/<module>.<function>-<line>.py<ver>.nbi/.nbc``), under ``NUMBA_CACHE_DIR``
+when that is set, or in the user's cache directory when the source tree is read-only, so
+the first run compiles and later runs and worker processes load. numba checks only the timestamp of the file that
 defines a kernel: a kernel that calls kernels of another module keeps its cached code when
 only that other module is edited. After editing a kernel module, delete the
 ``__pycache__/*.nbi`` files of the modules that call into it (an installed package is
