@@ -10,7 +10,6 @@ from snakelab.games.arena.rules import (
     REL_LEFT,
     REL_RIGHT,
     RIGHT,
-    STAGES,
     STRAIGHT,
     TIMEOUT,
     UP,
@@ -37,10 +36,6 @@ def remove(s, i):
 
 def strip_apples(text):
     return text.replace("*", ".")
-
-
-def test_stages_are_named_in_spec_order():
-    assert STAGES == ("respawn", "move", "collide", "eat", "zombies", "age_apples")
 
 
 def test_head_on_same_empty_cell():

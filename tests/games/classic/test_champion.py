@@ -8,15 +8,16 @@ import pytest
 
 from snakelab import make, make_agent
 from snakelab.core.grid import Grid
-from snakelab.games.classic.champion import CellTreeAgent, _feasible, block_tables
+from snakelab.games.classic.champion import CellTreeAgent, block_tables, feasible
 from snakelab.games.classic.cycles import corner_cycle
+from snakelab.games.classic.planner import N_PLANS, PLAN_LEN, PLAN_POS
 from snakelab.harness import MatchSpec, match_seeds, play, run_many
 
 
 def _tree_cycles(w, h):
     """Every spanning tree of the block grid, as the successor map of its outline."""
     t = block_tables(w, h)
-    nb, ne = int(t["dims"][0]), int(t["dims"][1])
+    nb, ne = t.nblocks, t.nedges
     out = []
     for edges in itertools.combinations(range(ne), nb - 1):
         parent = list(range(nb))
@@ -28,7 +29,7 @@ def _tree_cycles(w, h):
 
         ok = True
         for e in edges:
-            a, b = find(int(t["eu"][e])), find(int(t["ev"][e]))
+            a, b = find(int(t.eu[e])), find(int(t.ev[e]))
             if a == b:
                 ok = False
                 break
@@ -37,7 +38,7 @@ def _tree_cycles(w, h):
             continue
         chosen = set(edges)
         succ = [
-            int(t["ex_to"][s]) if t["ex_edge"][s] >= 0 and int(t["ex_edge"][s]) in chosen else int(t["in_to"][s])
+            int(t.ex_to[s]) if t.ex_edge[s] >= 0 and int(t.ex_edge[s]) in chosen else int(t.in_to[s])
             for s in range(w * h)
         ]
         out.append(succ)
@@ -50,7 +51,7 @@ def _random_body(w, h, rng):
     body = [rng.randrange(w * h)]
     for _ in range(rng.randrange(1, w * h)):
         s = body[-1]
-        options = [int(x) for x in (t["in_to"][s], t["ex_to"][s]) if x >= 0 and int(x) not in body]
+        options = [int(x) for x in (t.in_to[s], t.ex_to[s]) if x >= 0 and int(x) not in body]
         if not options:
             break
         body.append(rng.choice(options))
@@ -67,7 +68,7 @@ def test_feasible__matches_brute_force_over_all_spanning_trees(w, h):
             s = succ[s]
         assert s == 0 and len(seen) == w * h
     t = block_tables(w, h)
-    nb, ne = int(t["dims"][0]), int(t["dims"][1])
+    nb, ne = t.nblocks, t.nedges
     mark = np.zeros(max(ne, 1), np.int8)
     parent = np.zeros(nb, np.int64)
     rng = random.Random(w * 100 + h)
@@ -76,7 +77,7 @@ def test_feasible__matches_brute_force_over_all_spanning_trees(w, h):
         body = _random_body(w, h, rng)
         want = any(all(succ[a] == b for a, b in itertools.pairwise(body)) for succ in cycles)
         seq = np.array(body, np.int64)
-        got = _feasible(seq, len(body), t["in_to"], t["ex_to"], t["ex_edge"], t["eu"], t["ev"], nb, ne, mark, parent)
+        got = feasible(seq, len(body), t, mark, parent)
         assert got == want, body
         verdicts.add(want)
     assert verdicts == {True, False}  # both answers were exercised
@@ -110,7 +111,7 @@ def test_champion__body_always_fits_a_cycle_or_a_verified_plan(rule):
     """The safety invariant, checked move by move: without a plan the position is feasible."""
     game = make(f"classic(width=8,height=8,tail_rule={rule})")
     t = block_tables(8, 8)
-    nb, ne = int(t["dims"][0]), int(t["dims"][1])
+    nb, ne = t.nblocks, t.nedges
     mark, parent = np.zeros(ne, np.int8), np.zeros(nb, np.int64)
     for seed in range(3):
         state = game.new_state(seed)
@@ -118,12 +119,10 @@ def test_champion__body_always_fits_a_cycle_or_a_verified_plan(rule):
         agent.reset(game.info, 0, seed)
         plans_used = 0
         while not state.is_over():
-            holds_plan = agent._ctl[1] > agent._ctl[0]
+            holds_plan = agent._ctl[PLAN_LEN] > agent._ctl[PLAN_POS]
             plans_used += holds_plan
             body = np.array(list(state.body), np.int64)
-            fits = _feasible(
-                body, len(body), t["in_to"], t["ex_to"], t["ex_edge"], t["eu"], t["ev"], nb, ne, mark, parent
-            )
+            fits = feasible(body, len(body), t, mark, parent)
             assert holds_plan or fits, f"seed {seed} step {state.steps}: infeasible body without a plan"
             state.apply([agent.act(state, None)])
         assert state.outcome().details["won"]
@@ -194,5 +193,5 @@ def test_champion__takes_over_a_longer_start_once_the_body_fits_a_cycle():
         agent = CellTreeAgent()
         res = play(game, [agent], seed)
         assert res.outcome.details["won"]
-        took_over += agent._ctl[3] > 0  # verified plans were made by the cell-tree logic
+        took_over += agent._ctl[N_PLANS] > 0  # verified plans were made by the cell-tree logic
     assert took_over == 4

@@ -7,9 +7,10 @@ import pytest
 
 from snakelab.games.hextris import kernels as kn
 from snakelab.games.hextris.codec import Problem, Unit
+from snakelab.games.hextris.embedding import _phrase_orders
 from snakelab.games.hextris.rules import CANONICAL
 from snakelab.games.hextris.scoring import PHRASES, phrase_reps, score_seed
-from snakelab.games.hextris.solver import Plan, Tokens, _phrase_orders, embed, prepare
+from snakelab.games.hextris.solver import Plan, Tokens, embed, prepare
 
 
 def test_continuations_are_the_overlaps_the_scorer_counts():
@@ -151,9 +152,10 @@ def test_warm_up_loads_every_kernel_the_solvers_call():
     import sys
     from pathlib import Path
 
-    from snakelab.games.hextris import solver
+    from snakelab.games.hextris import embedding, search, solver
 
-    called = set(re.findall(r"\bkn\.(\w+)\(", Path(solver.__file__).read_text()))
+    sources = "".join(Path(m.__file__).read_text() for m in (solver, search, embedding))
+    called = set(re.findall(r"\bkn\.(\w+)\(", sources))
     assert {"embed_unit", "embed_unit_dp", "bfs_locks", "evaluate_locks", "lost_cells"} <= called
     # A fresh interpreter: in this one other tests may already have run the kernels.
     code = (

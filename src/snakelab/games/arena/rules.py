@@ -8,7 +8,8 @@ headed either way with equal chance, on empty cells (random retries, then a unif
 choice among every free placement). At the start: obstacles, zombies, snakes, apples.
 The game lasts ``duration * 1000 // speed`` steps (6000).
 
-One step is this ordered list of named stages (:data:`STAGES`):
+One step is this ordered list of named stages (:data:`~snakelab.games.arena.stages.STAGES`,
+the functions that run it; a variant replaces one of them):
 
 1. ``respawn`` — snakes whose respawn timer ended respawn; eaten, destroyed or
    expired apples (age ≥ ``apple_limit``) respawn on a uniformly random empty cell.
@@ -68,44 +69,70 @@ the state's JSON (seed and counters) restores it exactly.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
 from snakelab.core.errors import ConfigError, GameOverError, IllegalActionError
 from snakelab.core.game import JSON, Dynamics, Event, Outcome
-from snakelab.core.grid import OPPOSITE, Grid
+from snakelab.core.grid import Grid
 from snakelab.core.registry import config_from_kwargs, game_info
-from snakelab.core.rng import rng_for
+from snakelab.games.arena.actions import (
+    ACTIONS,
+    CRASH,
+    DOWN,
+    INVALID,
+    LEFT,
+    LEFT_OF,
+    MOVES,
+    OBSTACLE,
+    REL_LEFT,
+    REL_RIGHT,
+    RIGHT,
+    RIGHT_OF,
+    STRAIGHT,
+    TIMEOUT,
+    TURN,
+    UP,
+    ZOMBIE_ORDER,
+    Action,
+)
+from snakelab.games.arena.spawn import setup
+from snakelab.games.arena.stages import STAGES, Stage, Step
+
+# Actions, directions and board codes are defined in actions.py and the stages in
+# stages.py; the rules export them too, where the agents and codecs have always found them.
+__all__ = [
+    "ACTIONS",
+    "CRASH",
+    "DOWN",
+    "INVALID",
+    "LEFT",
+    "LEFT_OF",
+    "MOVES",
+    "OBSTACLE",
+    "REL_LEFT",
+    "REL_RIGHT",
+    "RIGHT",
+    "RIGHT_OF",
+    "RULES_VERSION",
+    "STAGES",
+    "STRAIGHT",
+    "TIMEOUT",
+    "TURN",
+    "UP",
+    "ZOMBIE_ORDER",
+    "Action",
+    "Config",
+    "Game",
+    "Stage",
+    "State",
+    "Termination",
+    "make_game",
+]
 
 RULES_VERSION = 1
-
-UP, DOWN, LEFT, RIGHT = 0, 1, 2, 3
-REL_LEFT, STRAIGHT, REL_RIGHT = 4, 5, 6
-TIMEOUT = 7
-"""No answer arrived in time: the snake goes straight; counted as a timeout."""
-INVALID = 8
-"""The answer did not parse as a move: the snake goes straight; counted."""
-CRASH = 9
-"""The agent's process exited, was killed or broke the protocol: removed for good."""
-ACTIONS = tuple(range(10))
-MOVES = tuple(range(7))
-
-Action = int
-"""A move 0–6 or one of :data:`TIMEOUT`, :data:`INVALID`, :data:`CRASH`."""
-
-STAGES = ("respawn", "move", "collide", "eat", "zombies", "age_apples")
-"""The stages of one step, in order (see the module docstring)."""
-
-# Relative turns: LEFT_OF[heading] and RIGHT_OF[heading] (screen coordinates, y down).
-LEFT_OF = (LEFT, RIGHT, DOWN, UP)
-RIGHT_OF = (RIGHT, LEFT, UP, DOWN)
-# Zombie neighbour order LEFT, RIGHT, UP, DOWN.
-ZOMBIE_ORDER = (LEFT, RIGHT, UP, DOWN)
-
-OBSTACLE = -1
-"""Board code of an obstacle cell; zombie ``j`` is ``-2 - j``, snake ``i`` is ``i + 1``."""
 
 
 class Termination(Enum):
@@ -181,21 +208,6 @@ class Config:
         return self.duration * 1000 // self.speed
 
 
-def _turn(heading: int, move: int) -> int:
-    """The absolute direction a move leads to from ``heading``."""
-    if move < 4:
-        return heading if move == OPPOSITE[heading] else move
-    if move == REL_LEFT:
-        return LEFT_OF[heading]
-    if move == REL_RIGHT:
-        return RIGHT_OF[heading]
-    return heading
-
-
-TURN = tuple(tuple(_turn(h, m) if m < 7 else h for m in ACTIONS) for h in range(4))
-"""``TURN[heading][action]``: the direction taken (non-moves go straight)."""
-
-
 class State:
     """An arena position, ready for the agents of the current step.
 
@@ -214,6 +226,8 @@ class State:
         obstacles: Per obstacle, its cells.
         apples: Per apple slot, its cell or -1 when eaten or destroyed.
         apple_age: Per apple slot, steps on the board.
+        stages: The stage functions one step runs (:data:`~snakelab.games.arena.stages.STAGES`
+            unless the game was made with a variant).
     """
 
     __slots__ = (
@@ -240,19 +254,29 @@ class State:
         "running",
         "seed",
         "spawns",
+        "stages",
         "steps",
         "termination",
         "timeouts",
         "zombies",
     )
 
-    def __init__(self, config: Config, grid: Grid, seed: int, xs: list[int], ys: list[int]) -> None:
+    def __init__(
+        self,
+        config: Config,
+        grid: Grid,
+        seed: int,
+        xs: list[int],
+        ys: list[int],
+        stages: tuple[Stage, ...] = STAGES,
+    ) -> None:
         n = config.num_snakes
         self.config = config
         self.grid = grid
         self._nbr = grid.nbr
         self._xs = xs
         self._ys = ys
+        self.stages = stages
         self.seed = seed
         self.steps = 0
         self.occ: list[int] = [0] * grid.size
@@ -276,110 +300,8 @@ class State:
         self.apple_draws = 0
         self.termination: Termination | None = None
 
-    # -- spawning -------------------------------------------------------------
-    def _place_line(self) -> tuple[list[int], int] | None:
-        """Draw a free straight line of ``starting_length``: (cells tail→head, heading)."""
-        cfg, g = self.config, self.grid
-        rng = rng_for(self.seed, "spawn", self.spawns)
-        self.spawns += 1
-        length, w, h = cfg.starting_length, g.width, g.height
-        occ, apples = self.occ, self.apples
-
-        def cells_of(x: int, y: int, horizontal: bool) -> list[int] | None:
-            step = 1 if horizontal else w
-            start = y * w + x
-            out = [start + k * step for k in range(length)]
-            for c in out:
-                if occ[c] or c in apples:
-                    return None
-            return out
-
-        for _ in range(64):
-            horizontal = rng.random() < 0.5
-            if horizontal:
-                x, y = rng.randrange(w - length + 1) if w >= length else -1, rng.randrange(h)
-            else:
-                x, y = rng.randrange(w), rng.randrange(h - length + 1) if h >= length else -1
-            if x < 0 or y < 0:
-                continue
-            cells = cells_of(x, y, horizontal)
-            if cells is not None:
-                return self._orient(cells, horizontal, rng.random() < 0.5)
-        # Crowded board: choose uniformly among every free placement.
-        options = []
-        for horizontal in (True, False):
-            for y in range(h - (0 if horizontal else length - 1)):
-                for x in range(w - (length - 1 if horizontal else 0)):
-                    if cells_of(x, y, horizontal) is not None:
-                        options.append((x, y, horizontal))
-        if not options:
-            return None
-        x, y, horizontal = options[rng.randrange(len(options))]
-        cells = cells_of(x, y, horizontal)
-        assert cells is not None
-        return self._orient(cells, horizontal, rng.random() < 0.5)
-
-    @staticmethod
-    def _orient(cells: list[int], horizontal: bool, head_last: bool) -> tuple[list[int], int]:
-        if head_last:
-            return cells, RIGHT if horizontal else DOWN
-        return cells[::-1], LEFT if horizontal else UP
-
-    def _spawn_apple(self, slot: int) -> None:
-        rng = rng_for(self.seed, "apple", self.apple_draws)
-        self.apple_draws += 1
-        occ, apples, size = self.occ, self.apples, self.grid.size
-        for _ in range(64):
-            c = rng.randrange(size)
-            if not occ[c] and c not in apples:
-                apples[slot] = c
-                self.apple_age[slot] = 0
-                return
-        free = [c for c in range(size) if not occ[c] and c not in apples]
-        apples[slot] = free[rng.randrange(len(free))] if free else -1
-        self.apple_age[slot] = 0
-
-    def _spawn_snake(self, i: int, events: list[Event] | None) -> None:
-        placed = self._place_line()
-        if placed is None:  # no room at all: try again next step
-            self.respawn_at[i] = self.steps + 2
-            return
-        cells, heading = placed
-        body = self.bodies[i]
-        body.clear()
-        body.extend(cells)
-        occ = self.occ
-        for c in cells:
-            occ[c] = i + 1
-        self.heading[i] = heading
-        self.growth[i] = 0
-        self.alive[i] = True
-        self.longest[i] = max(self.longest[i], len(cells))
-        if events is not None:
-            events.append(Event("respawn", i, {"head": self._xy(cells[-1])}))
-
-    def _setup(self) -> None:
-        cfg = self.config
-        for _ in range(cfg.num_obstacles):
-            placed = self._place_line()
-            if placed is None:
-                raise ConfigError("no room for the obstacles on this board")
-            self.obstacles.append(placed[0])
-            for c in placed[0]:
-                self.occ[c] = OBSTACLE
-        for j in range(cfg.num_zombies):
-            placed = self._place_line()
-            if placed is None:
-                raise ConfigError("no room for the zombies on this board")
-            self.zombies.append(deque(placed[0]))
-            for c in placed[0]:
-                self.occ[c] = -2 - j
-        for i in range(cfg.num_snakes):
-            self._spawn_snake(i, None)
-        for k in range(cfg.num_apples):
-            self._spawn_apple(k)
-
-    def _xy(self, cell: int) -> list[int]:
+    def xy(self, cell: int) -> list[int]:
+        """The ``[x, y]`` of a cell (the form events and JSON use)."""
         return [self._xs[cell], self._ys[cell]]
 
     # -- the State protocol ---------------------------------------------------
@@ -426,7 +348,7 @@ class State:
         return self
 
     def apply(self, actions: Sequence[Any]) -> Sequence[Event]:
-        """Play one step: move, collide, eat, zombies, age apples, then the next respawn."""
+        """Play one step: the stages after the first, then the next step's first stage (respawn)."""
         if self.termination is not None:
             raise GameOverError("the arena game is over; no more moves")
         running = self.running
@@ -438,14 +360,13 @@ class State:
                 a = actions[i]
                 if type(a) is not int or not 0 <= a <= CRASH:
                     raise IllegalActionError(f"{a!r} is not an arena action for snake {i} (0-6, or 7-9)")
-        events: list[Event] = []
+        step = Step(actions, [], [-2] * n, [False] * n)
         self.steps += 1
-        moved = self._stage_move(actions, events)
-        dead = self._stage_collide(moved, events)
-        self._stage_eat(moved, dead, events)
-        if self.steps % self.config.zombie_speed == 0:
-            self._stage_zombies(events)
-        self._stage_age_apples()
+        stages = self.stages
+        # The first stage (respawn) of this step ran at the end of the previous apply, so
+        # that the agents saw its result; the others run now, in order.
+        for stage in stages[1:]:
+            stage(self, step)
         alive, longest, bodies = self.alive, self.longest, self.bodies
         for i in range(n):
             if alive[i] and len(bodies[i]) > longest[i]:
@@ -455,181 +376,8 @@ class State:
         elif self.steps >= self.config.steps:
             self.termination = Termination.TIME_UP
         else:
-            self._stage_respawn(events)
-        return events
-
-    # -- stages ---------------------------------------------------------------
-    def _kill(self, i: int) -> None:
-        occ = self.occ
-        for c in self.bodies[i]:
-            occ[c] = 0
-        self.bodies[i].clear()
-        self.alive[i] = False
-        self.growth[i] = 0
-        self.deaths[i] += 1
-        self.respawn_at[i] = self.steps + 2
-
-    def _stage_respawn(self, events: list[Event]) -> None:
-        nxt = self.steps + 1
-        for i in range(len(self.bodies)):
-            if self.running[i] and not self.alive[i] and self.respawn_at[i] <= nxt:
-                self._spawn_snake(i, events)
-        limit = self.config.apple_limit
-        for k, c in enumerate(self.apples):
-            if c < 0:
-                self._spawn_apple(k)
-            elif self.apple_age[k] >= limit:
-                events.append(Event("apple_expired", None, {"cell": self._xy(c)}))
-                self.apples[k] = -1
-                self._spawn_apple(k)
-
-    def _stage_move(self, actions: Sequence[Any], events: list[Event]) -> list[int]:
-        """Remove crashed snakes, count faults; return each snake's new head (-2: not moving)."""
-        n = len(self.bodies)
-        moved = [-2] * n
-        nbr, heading, alive = self._nbr, self.heading, self.alive
-        for i in range(n):
-            if not self.running[i]:
-                continue
-            a = actions[i]
-            if a == CRASH:
-                self.running[i] = False
-                self.crashes[i] += 1
-                events.append(Event("crash", i))
-                if alive[i]:
-                    occ = self.occ
-                    for c in self.bodies[i]:
-                        occ[c] = 0
-                    self.bodies[i].clear()
-                    alive[i] = False
-                    self.growth[i] = 0
-                continue
-            if not alive[i]:
-                continue
-            if a == TIMEOUT:
-                self.timeouts[i] += 1
-                events.append(Event("timeout", i))
-            elif a == INVALID:
-                self.invalid[i] += 1
-                events.append(Event("invalid", i))
-            d = TURN[heading[i]][a]
-            heading[i] = d
-            moved[i] = nbr[4 * self.bodies[i][-1] + d]
-        return moved
-
-    def _stage_collide(self, moved: list[int], events: list[Event]) -> list[bool]:
-        """Decide every death against the bodies after moving, then apply them together."""
-        n = len(moved)
-        occ, bodies, growth = self.occ, self.bodies, self.growth
-        own_tail_kills = self.config.own_tail_kills
-        dead = [False] * n
-        causes: list[tuple[int, str, int | None, int]] = []
-        heads: dict[int, int] = {}
-        for c in moved:
-            if c >= 0:
-                heads[c] = heads.get(c, 0) + 1
-        for i in range(n):
-            c = moved[i]
-            if c == -2:
-                continue
-            if c < 0:
-                causes.append((i, "wall", None, c))
-                continue
-            v = occ[c]
-            if v == OBSTACLE:
-                causes.append((i, "obstacle", None, c))
-            elif v < 0:
-                causes.append((i, "zombie", None, c))
-            elif v > 0:
-                j = v - 1
-                body = bodies[j]
-                vacated = c == body[0] and growth[j] == 0 and moved[j] != -2 and not (own_tail_kills and j == i)
-                if not vacated:
-                    causes.append((i, "self" if j == i else "body", None if j == i else j, c))
-                elif heads[c] > 1:
-                    causes.append((i, "head_on", None, c))
-            elif heads[c] > 1:
-                causes.append((i, "head_on", None, c))
-        apples = self.apples
-        for i, cause, by, c in causes:
-            dead[i] = True
-            if by is not None:
-                self.kills[by] += 1
-            if cause == "head_on" and c in apples:
-                apples[apples.index(c)] = -1
-            events.append(Event("death", i, {"cause": cause, "by": by, "cell": self._xy(c) if c >= 0 else None}))
-        for i, _cause, _by, _c in causes:
-            self._kill(i)
-        # Survivors: tails first (a head may enter a vacated tail), then heads.
-        for i in range(n):
-            if moved[i] >= 0 and not dead[i]:
-                if growth[i]:
-                    growth[i] -= 1
-                else:
-                    occ[bodies[i].popleft()] = 0
-        for i in range(n):
-            c = moved[i]
-            if c >= 0 and not dead[i]:
-                bodies[i].append(c)
-                occ[c] = i + 1
-        return dead
-
-    def _stage_eat(self, moved: list[int], dead: list[bool], events: list[Event]) -> None:
-        apples = self.apples
-        for i, c in enumerate(moved):
-            if c >= 0 and not dead[i] and c in apples:
-                apples[apples.index(c)] = -1
-                self.growth[i] += self.config.apple_growth
-                events.append(Event("eat", i, {"cell": self._xy(c)}))
-
-    def _stage_zombies(self, events: list[Event]) -> None:
-        occ, nbr, xs, ys = self.occ, self._nbr, self._xs, self._ys
-        bodies, alive = self.bodies, self.alive
-        for j, z in enumerate(self.zombies):
-            hxs = [xs[b[-1]] for i, b in enumerate(bodies) if alive[i]]
-            hys = [ys[b[-1]] for i, b in enumerate(bodies) if alive[i]]
-            nheads = len(hxs)
-            base = 4 * z[-1]
-            # The first legal cell in the stably sorted order is the legal cell with the
-            # smallest distance, ties going to the earlier of LEFT, RIGHT, UP, DOWN.
-            c = -1
-            best = 1 << 31
-            for d in ZOMBIE_ORDER:
-                n = nbr[base + d]
-                if n < 0:
-                    continue
-                v = occ[n]
-                if v != 0 and not (v > 0 and bodies[v - 1][-1] == n):
-                    continue
-                dist = 0
-                if nheads:
-                    dist = 1 << 30
-                    nx, ny = xs[n], ys[n]
-                    for k in range(nheads):
-                        t = abs(nx - hxs[k]) + abs(ny - hys[k])
-                        if t < dist:  # noqa: PLR1730 - cheaper than a min() call in the hot loop
-                            dist = t
-                if dist < best:
-                    best, c = dist, n
-            if c < 0:
-                continue  # no legal cell: the zombie stays
-            v = occ[c]
-            if v > 0:
-                victim = v - 1
-                events.append(Event("death", victim, {"cause": "zombie_bite", "by": None, "cell": self._xy(c)}))
-                self._kill(victim)
-            occ[z.popleft()] = 0
-            z.append(c)
-            occ[c] = -2 - j
-            if c in self.apples:
-                self.apples[self.apples.index(c)] = -1
-                events.append(Event("apple_destroyed", None, {"zombie": j, "cell": self._xy(c)}))
-
-    def _stage_age_apples(self) -> None:
-        ages = self.apple_age
-        for k, c in enumerate(self.apples):
-            if c >= 0:
-                ages[k] += 1
+            stages[0](self, step)  # the next step's first stage
+        return step.events
 
     # -- results --------------------------------------------------------------
     def ranking(self) -> list[int]:
@@ -687,7 +435,7 @@ class State:
 
     def to_json(self) -> dict[str, JSON]:
         """Complete JSON form; cells as ``[x, y]``, bodies listed head first."""
-        xy = self._xy
+        xy = self.xy
         return {
             "width": self.grid.width,
             "height": self.grid.height,
@@ -724,22 +472,19 @@ class State:
         return f"<arena.State {self.grid.width}×{self.grid.height} step={self.steps} lengths={lens}>"
 
 
-STAGE_METHODS: dict[str, Callable[..., Any]] = {
-    "respawn": State._stage_respawn,
-    "move": State._stage_move,
-    "collide": State._stage_collide,
-    "eat": State._stage_eat,
-    "zombies": State._stage_zombies,
-    "age_apples": State._stage_age_apples,
-}
-"""Each named stage and the method that implements it."""
-
-
 class Game:
-    """A configured arena game; see the module docstring for the rules."""
+    """A configured arena game; see the module docstring for the rules.
 
-    def __init__(self, config: Config | None = None) -> None:
+    Args:
+        config: The parameters (default :class:`Config`).
+        stages: The step's stage functions in order; a variant passes
+            :data:`~snakelab.games.arena.stages.STAGES` with one stage replaced
+            (:func:`~snakelab.games.arena.stages.replace_stage`).
+    """
+
+    def __init__(self, config: Config | None = None, stages: tuple[Stage, ...] = STAGES) -> None:
         self.config = config or Config()
+        self.stages = stages
         cfg = self.config
         self.grid = Grid(cfg.game_width, cfg.game_height)
         self._xs = [c % cfg.game_width for c in range(self.grid.size)]
@@ -750,12 +495,12 @@ class Game:
 
     def blank_state(self, seed: int = 0) -> State:
         """An empty board (no snakes, zombies or apples) for building positions by hand."""
-        return State(self.config, self.grid, seed, self._xs, self._ys)
+        return State(self.config, self.grid, seed, self._xs, self._ys, self.stages)
 
     def new_state(self, seed: int) -> State:
         """A fresh game from ``seed``."""
         s = self.blank_state(seed)
-        s._setup()
+        setup(s)
         return s
 
     def state_from_json(self, data: dict[str, JSON]) -> State:

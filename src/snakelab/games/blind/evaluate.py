@@ -19,6 +19,11 @@ function here returns ``-1`` when the moves given (or the cap) run out first.
   are cut into straight runs instead: horizontal runs are word ranges of a row-major
   bitset, vertical runs are set cell by cell. Whenever a run might finish the cover, the
   cells it newly visits are timed exactly, so the result is exact.
+
+Why one module: it computes one function, the cover time, in the two ways that must agree
+(the tests hold the fast evaluator to the reference on every walk they try); the run
+tables, the bitset helpers and the two cover kernels exist only for :func:`fast_covers`,
+and share their conventions (run columns, visit times, the cap) within this file.
 """
 
 from __future__ import annotations

@@ -38,6 +38,13 @@ The game for the harness (``hextris(problem=3,seed_index=0)``):
   phrases, units, commands, seed``.
 * Randomness: none beyond the problem's LCG seed, which the config fixes (``seed_index``)
   or the match seed picks (``seed % len(sourceSeeds)`` when ``seed_index`` is none).
+
+Why one module: everything here is the official rules, and the parts depend on each other
+closely: the unit shapes and placement steps (:class:`UnitShape`, :func:`step_placement`)
+are what the board simulator :class:`Sim` moves, and :class:`Sim` is what both the
+harness :class:`State` and the official scorer (:mod:`.scoring`) play, so that a solution
+scores the same everywhere. Splitting them would put one rule set in several files; the
+solvers' compiled copies of these rules are in :mod:`.kernels`.
 """
 
 from __future__ import annotations

@@ -21,7 +21,8 @@ Rules (spec ``specs/snakgame.md``; source: the statement and the editorial):
 
 Design: Chef is the judge, so this is a **one-player** game. ``apply`` plays your move
 and then, unless the game ended, Chef's reply, which it reports as a ``chef`` event.
-Chef's turn, in the statement's order (:meth:`State.chef_turn`):
+Chef's turn, in the statement's order (:meth:`State.chef_turn`; his choice is made in
+:mod:`~snakelab.games.snakgame.chef`):
 
 1. if his last move was ``FREEZE t`` with t > 1 he plays ``FREEZE t−1``;
 2. else with probability 1/500 he plays ``FREEZE t``, t uniform in 1..50 (only when
@@ -52,6 +53,13 @@ Events: ``snake_done`` (your previous snake finished by a NEW: ``length``, ``sco
 
 Outcome: ``scores = (score,)`` and details ``score, snakes, first, longest, mine,
 chef_cells, free_start, chef_turns, chef_frozen, rows, cols``.
+
+Layout: the move type and its protocol line are in :mod:`~snakelab.games.snakgame.moves`
+(re-exported here), Chef's policy in :mod:`~snakelab.games.snakgame.chef`, the judge's
+header and client loop in :mod:`~snakelab.games.snakgame.codec`. What stays here is one
+idea, the state and its rules (config and grid, legal moves, applying both players' moves,
+outcome, JSON form); it is longer than most modules because the lazy legal-move list, the
+reasons an illegal move is refused and the JSON round trip are each part of those rules.
 """
 
 from __future__ import annotations
@@ -60,7 +68,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from math import isqrt
-from typing import Any, NamedTuple, overload
+from typing import Any, overload
 
 import numpy as np
 
@@ -68,6 +76,31 @@ from snakelab.core.errors import CodecError, ConfigError, GameOverError, Illegal
 from snakelab.core.game import JSON, Dynamics, Event, Outcome
 from snakelab.core.registry import config_from_kwargs, game_info
 from snakelab.core.rng import derive_seed
+from snakelab.games.snakgame.chef import chef_choice
+from snakelab.games.snakgame.moves import EXIT, Action, Move, format_move, parse_move
+
+# The move type and its text are defined in moves.py; the rules export them too, as the
+# game's action type.
+__all__ = [
+    "BLOCKED",
+    "CHEF",
+    "EMPTY",
+    "EXIT",
+    "MINE",
+    "RULES_VERSION",
+    "TYPE_RANGES",
+    "Action",
+    "Config",
+    "Game",
+    "Move",
+    "State",
+    "Termination",
+    "format_move",
+    "generate_grid",
+    "make_game",
+    "parse_move",
+    "snake_score",
+]
 
 RULES_VERSION = 1
 
@@ -75,8 +108,6 @@ EMPTY, BLOCKED, MINE, CHEF = 0, 1, 2, 3
 """Values of ``State.occ``."""
 
 _CHAR = ".#ox"
-_M64 = (1 << 64) - 1
-_GAMMA = 0x9E3779B97F4A7C15
 
 TYPE_RANGES = {1: (200, 300), 2: (500, 600)}
 """Contest file types: the range of n and of m."""
@@ -85,71 +116,6 @@ TYPE_RANGES = {1: (200, 300), 2: (500, 600)}
 def snake_score(length: int) -> int:
     """The score of one finished snake: (L − 1)·⌊√L⌋ (0 for L ≤ 1)."""
     return (length - 1) * isqrt(length) if length > 1 else 0
-
-
-class Move(NamedTuple):
-    """One move in protocol form, 1-based.
-
-    ``NEW x y``, ``MOVE fx fy tx ty``, ``EXIT`` or Chef's ``FREEZE t`` (``x`` holds t).
-
-    Attributes:
-        kind: ``"NEW"``, ``"MOVE"``, ``"EXIT"`` or ``"FREEZE"``.
-        x: Row (NEW), from-row (MOVE) or the freeze count (FREEZE).
-        y: Column (NEW) or from-column (MOVE).
-        tx: Target row (MOVE).
-        ty: Target column (MOVE).
-    """
-
-    kind: str
-    x: int = 0
-    y: int = 0
-    tx: int = 0
-    ty: int = 0
-
-    def __str__(self) -> str:
-        return format_move(self)
-
-
-Action = Move
-"""Your moves are :class:`Move` values."""
-
-EXIT = Move("EXIT")
-
-
-def format_move(move: Move) -> str:
-    """The protocol line of a move (no newline)."""
-    k = move.kind
-    if k == "MOVE":
-        return f"MOVE {move.x} {move.y} {move.tx} {move.ty}"
-    if k == "NEW":
-        return f"NEW {move.x} {move.y}"
-    if k == "FREEZE":
-        return f"FREEZE {move.x}"
-    return k
-
-
-_ARITY = {"NEW": 2, "MOVE": 4, "EXIT": 0, "FREEZE": 1}
-
-
-def parse_move(text: str) -> Move:
-    """Parse one protocol line into a :class:`Move`.
-
-    Raises:
-        CodecError: naming the line and what is wrong with it.
-    """
-    parts = text.split()
-    if not parts:
-        raise CodecError("empty line where a move was expected (NEW x y, MOVE fx fy tx ty or EXIT)")
-    kind = parts[0]
-    if kind not in _ARITY:
-        raise CodecError(f"cannot read move {text.strip()!r}: it must start with NEW, MOVE or EXIT")
-    if len(parts) != 1 + _ARITY[kind]:
-        raise CodecError(f"cannot read move {text.strip()!r}: {kind} takes {_ARITY[kind]} numbers")
-    try:
-        nums = [int(p) for p in parts[1:]]
-    except ValueError:
-        raise CodecError(f"cannot read move {text.strip()!r}: the coordinates must be integers") from None
-    return Move(kind, *nums)
 
 
 class Termination(Enum):
@@ -238,13 +204,6 @@ def generate_grid(config: Config, seed: int) -> tuple[int, int, np.ndarray]:
     return n, m, blocked
 
 
-def _mix(z: int) -> int:
-    """The splitmix64 finaliser."""
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
-    return z ^ (z >> 31)
-
-
 class _LegalMoves(Sequence[Move]):
     """Lazy legal-move list: EXIT, the MOVEs of your ends, NEW on each empty cell."""
 
@@ -299,6 +258,7 @@ class State:
         tail: Your current snake's tail cell.
         length: Your current snake's length (0 with no snake).
         done: Lengths of your finished snakes, in order.
+        chef_base: The seed of Chef's draws, ``derive_seed(seed, "chef")`` (see :mod:`.chef`).
         chef_head: Chef's current snake's head (-1 with none).
         chef_tail: Chef's current snake's tail.
         chef_len: Chef's current snake's length.
@@ -313,7 +273,7 @@ class State:
     """
 
     __slots__ = (
-        "_base",
+        "chef_base",
         "chef_freeze",
         "chef_frozen",
         "chef_head",
@@ -342,7 +302,7 @@ class State:
     def __init__(self, config: Config, n: int, m: int, blocked: np.ndarray, seed: int) -> None:
         self.config = config
         self.seed = seed
-        self._base = derive_seed(seed, "chef")
+        self.chef_base = derive_seed(seed, "chef")
         self.n = n
         self.m = m
         flat = np.ascontiguousarray(blocked, dtype=np.uint8).reshape(-1)
@@ -563,41 +523,15 @@ class State:
             events.append(Event("full"))
         return move, events
 
-    # -- Chef ------------------------------------------------------------------
-    def _draw(self, j: int, bound: int) -> int:
-        """Uniform integer below ``bound``: draw j of Chef's current turn."""
-        key = (self._base + (self.chef_turns * 8 + j) * _GAMMA) & _M64
-        return (_mix(key) * bound) >> 64
-
+    # -- Chef (his policy is in chef.py; applying and checking his moves are rules) --
     def chef_turn(self) -> Move:
         """Play Chef's turn (the statement's order; see the module docstring) and return it."""
         if self.termination is not None:
             raise GameOverError("the game is over; Chef has no turn")
-        move = self._chef_choice()
+        move = chef_choice(self)
         self.chef_turns += 1
         self._chef_apply(move)
         return move
-
-    def _chef_choice(self) -> Move:
-        if self.chef_freeze > 1:
-            return Move("FREEZE", self.chef_freeze - 1)
-        if self.config.freeze and self._draw(0, 500) == 0:
-            return Move("FREEZE", 1 + self._draw(1, 50))
-        if self.chef_len:
-            h, t = self.chef_head, self.chef_tail
-            cands = self.empty_neighbours(h)
-            nh = len(cands)
-            cands += self.empty_neighbours(t)
-            if cands and self._draw(2, 100) < 99:
-                i = self._draw(3, len(cands))
-                c = cands[i]
-                f = h if i < nh else t
-                fx, fy = self.xy(f)
-                tx, ty = self.xy(c)
-                return Move("MOVE", fx, fy, tx, ty)
-        c = self.kth_empty(self._draw(4, self.free))
-        x, y = self.xy(c)
-        return Move("NEW", x, y)
 
     def play_chef(self, move: Move) -> None:
         """Apply a Chef move read from a judge (the stdio client's mirror of the game).

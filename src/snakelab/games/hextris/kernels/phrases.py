@@ -1,343 +1,34 @@
-"""Numba kernels for the hextris solvers: placement search, board evaluation, phrase embedding.
+"""Phrase embedding kernels: spell a path from the spawn to a chosen lock with phrases of power.
 
-Placements are encoded as one integer ``((rot·NY) + py + E)·NX + px + E`` where ``E`` is
-the largest member offset from a pivot (so every valid placement's pivot fits) and
-``NX = W + 2E``, ``NY = H + 2E``; ``rot`` is always the canonical rotation (the
-smallest with the same member set), so one code is one identity for the repeat rule.
-Commands are numbered as :class:`~snakelab.games.hextris.rules.Command` (W, E, SW, SE,
-CW, CCW).
+:func:`embed_unit` is the greedy speller for any unit; :func:`embed_unit_dp` the exact
+dynamic programme for units that cannot turn. Both honour the repeat rule (no placement
+held twice on one row) and write ``(command, phrase index)`` pairs. Placements are coded
+as in :mod:`~snakelab.games.hextris.kernels.placement`.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-# Feature weights (index into the ``w`` array passed to the evaluators).
-W_HOLE, W_TRANS, W_FILL, W_DEPTH, W_TOP, W_CLEAR, W_WELL = 0, 1, 2, 3, 4, 5, 6
-N_WEIGHTS = 7
-#: Value of a lock after which the next unit cannot spawn (the game ends).
-DEAD = -1.0e7
+from snakelab.core.jit import jit
+from snakelab.games.hextris.kernels.placement import decode, encode, fits, reach_to, step
 
 
-@njit(cache=True)
-def fits(board, dl, size, px, py, rot):  # type: ignore[no-untyped-def]
-    """Whether the unit with deltas ``dl`` at ``(px, py, rot)`` is on the board and on empty cells."""
-    h, w = board.shape
-    par = py & 1
-    for k in range(size):
-        x = px + dl[rot, par, k, 0]
-        y = py + dl[rot, par, k, 1]
-        if x < 0 or y < 0 or x >= w or y >= h or board[y, x] != 0:
-            return False
-    return True
-
-
-@njit(cache=True)
-def step(px, py, rot, cmd):  # type: ignore[no-untyped-def]
-    """The placement after ``cmd`` (not canonicalised)."""
-    if cmd == 0:
-        return px - 1, py, rot
-    if cmd == 1:
-        return px + 1, py, rot
-    if cmd == 2:
-        return px - (1 - (py & 1)), py + 1, rot
-    if cmd == 3:
-        return px + (py & 1), py + 1, rot
-    if cmd == 4:
-        return px, py, (rot + 1) % 6
-    return px, py, (rot + 5) % 6
-
-
-@njit(cache=True)
-def encode(px, py, rot, e, nx, ny):  # type: ignore[no-untyped-def]
-    """Placement code (see the module docstring)."""
-    return (rot * ny + py + e) * nx + px + e
-
-
-@njit(cache=True)
-def decode(code, e, nx, ny):  # type: ignore[no-untyped-def]
-    """Inverse of :func:`encode`."""
-    px = code % nx - e
-    rest = code // nx
-    py = rest % ny - e
-    rot = rest // ny
-    return px, py, rot
-
-
-@njit(cache=True)
-def bfs_locks(board, dl, size, canon, spx, spy, srot, e):  # type: ignore[no-untyped-def]
-    """Every placement reachable from the spawn, and those where the unit can lock.
-
-    Returns:
-        ``(parent, pcmd, locks, lockcmd, nlocks)``: per placement code the parent code
-        (-1 unreached, -2 the spawn) and the command from it; the lock placements found
-        and, for each, one command that locks there.
-    """
-    h, w = board.shape
-    nx = w + 2 * e
-    ny = h + 2 * e
-    ns = 6 * nx * ny
-    parent = np.full(ns, -1, np.int64)
-    pcmd = np.zeros(ns, np.int8)
-    queue = np.empty(ns, np.int64)
-    locks = np.empty(ns, np.int64)
-    lockcmd = np.empty(ns, np.int8)
-    nlocks = 0
-    srot = canon[srot]
-    if not fits(board, dl, size, spx, spy, srot):
-        return parent, pcmd, locks, lockcmd, 0
-    s0 = encode(spx, spy, srot, e, nx, ny)
-    parent[s0] = -2
-    queue[0] = s0
-    head = 0
-    tail = 1
-    while head < tail:
-        code = queue[head]
-        head += 1
-        px, py, rot = decode(code, e, nx, ny)
-        lc = -1
-        for cmd in range(6):
-            qx, qy, qr = step(px, py, rot, cmd)
-            qr = canon[qr]
-            if cmd >= 4 and qr == rot:
-                continue  # turning a symmetric unit onto itself is an error, never a move
-            if not fits(board, dl, size, qx, qy, qr):
-                if lc < 0:
-                    lc = cmd
-                continue
-            nc = encode(qx, qy, qr, e, nx, ny)
-            if parent[nc] == -1:
-                parent[nc] = code
-                pcmd[nc] = cmd
-                queue[tail] = nc
-                tail += 1
-        if lc >= 0:
-            locks[nlocks] = code
-            lockcmd[nlocks] = lc
-            nlocks += 1
-    return parent, pcmd, locks, lockcmd, nlocks
-
-
-@njit(cache=True)
-def row_score(board, y, w_arr):  # type: ignore[no-untyped-def]
-    """The evaluation terms that depend on row ``y`` (and the row above, for holes)."""
-    h, w = board.shape
-    n = 0
-    trans = 0
-    holes = 0
-    prev = 1  # the wall counts as full
-    for x in range(w):
-        v = board[y, x]
-        n += v
-        if v != prev:
-            trans += 1
-        prev = v
-        if v == 0 and y > 0:
-            # Covered: a full cell up-left or up-right (odd rows are shifted right).
-            if y & 1:
-                xl = x
-                xr = x + 1
-            else:
-                xl = x - 1
-                xr = x
-            if (xl >= 0 and board[y - 1, xl] != 0) or (xr < w and board[y - 1, xr] != 0):
-                holes += 1
-    if prev == 0:
-        trans += 1
-    frac = n / w
-    depth = (h - y) / h
-    s = -w_arr[W_HOLE] * holes - w_arr[W_TRANS] * trans + w_arr[W_FILL] * frac * frac * w
-    s -= w_arr[W_DEPTH] * n * depth * depth
-    if y < 4 and n > 0:
-        s -= w_arr[W_TOP] * n * (4 - y)
-    return s
-
-
-@njit(cache=True)
-def board_rows(board, w_arr):  # type: ignore[no-untyped-def]
-    """Per-row evaluation terms of a board."""
-    h = board.shape[0]
-    out = np.empty(h, np.float64)
-    for y in range(h):
-        out[y] = row_score(board, y, w_arr)
-    return out
-
-
-@njit(cache=True)
-def lock_board(board, dl, size, px, py, rot):  # type: ignore[no-untyped-def]
-    """A new board with the unit locked at ``(px, py, rot)`` and full rows cleared; and the rows cleared."""
-    h, w = board.shape
-    b = board.copy()
-    par = py & 1
-    for k in range(size):
-        b[py + dl[rot, par, k, 1], px + dl[rot, par, k, 0]] = 1
-    out = np.zeros_like(b)
-    dst = h - 1
-    ls = 0
-    for y in range(h - 1, -1, -1):
-        full = True
-        for x in range(w):
-            if b[y, x] == 0:
-                full = False
-                break
-        if full:
-            ls += 1
-        else:
-            out[dst, :] = b[y, :]
-            dst -= 1
-    return out, ls
-
-
-@njit(cache=True)
-def lock_points(size, ls, ls_old):  # type: ignore[no-untyped-def]
-    """Move points of one lock (with the multi-line bonus of the previous lock)."""
-    points = size + 100 * (1 + ls) * ls // 2
-    bonus = (ls_old - 1) * points // 10 if ls_old > 1 else 0
-    return points + bonus
-
-
-@njit(cache=True)
-def evaluate_locks(board, rows, dl, size, locks, nlocks, e, w_arr, next_cells, n_next):  # type: ignore[no-untyped-def]
-    """Heuristic value of the board after each lock, and the rows each lock clears.
-
-    Only the rows a placement touches (and the row below each, for holes) are re-scored,
-    so one candidate costs O(size·width) unless it clears rows. A lock after which the
-    next unit (its spawn cells in ``next_cells[:n_next]``) cannot spawn ends the game and
-    gets :data:`DEAD`.
-    """
-    h, w = board.shape
-    nx = w + 2 * e
-    ny = h + 2 * e
-    base = 0.0
-    for y in range(h):
-        base += rows[y]
-    vals = np.empty(nlocks, np.float64)
-    lss = np.zeros(nlocks, np.int64)
-    mark = np.zeros(h, np.int64)
-    for i in range(nlocks):
-        px, py, rot = decode(locks[i], e, nx, ny)
-        par = py & 1
-        for k in range(size):
-            board[py + dl[rot, par, k, 1], px + dl[rot, par, k, 0]] = 1
-        ls = 0
-        depth_sum = 0.0
-        for k in range(size):
-            y = py + dl[rot, par, k, 1]
-            depth_sum += y
-            full = True
-            for x in range(w):
-                if board[y, x] == 0:
-                    full = False
-                    break
-            if full and mark[y] != i + 1:
-                mark[y] = i + 1
-                ls += 1
-        if ls == 0:
-            v = base
-            for k in range(size):
-                y = py + dl[rot, par, k, 1]
-                for yy in (y, y + 1):
-                    if yy < h and mark[yy] != -(i + 1):
-                        mark[yy] = -(i + 1)
-                        v += row_score(board, yy, w_arr) - rows[yy]
-            for k in range(n_next):
-                if board[next_cells[k, 1], next_cells[k, 0]] != 0:
-                    v += DEAD
-                    break
-            for k in range(size):
-                board[py + dl[rot, par, k, 1], px + dl[rot, par, k, 0]] = 0
-        else:
-            for k in range(size):
-                board[py + dl[rot, par, k, 1], px + dl[rot, par, k, 0]] = 0
-            nb, ls2 = lock_board(board, dl, size, px, py, rot)
-            ls = ls2
-            v = 0.0
-            for y in range(h):
-                v += row_score(nb, y, w_arr)
-            for k in range(n_next):
-                if nb[next_cells[k, 1], next_cells[k, 0]] != 0:
-                    v += DEAD
-                    break
-        vals[i] = v + w_arr[W_CLEAR] * ls * ls + w_arr[W_WELL] * depth_sum / size
-        lss[i] = ls
-    return vals, lss
-
-
-@njit(cache=True)
-def reach_to(board, dl, size, canon, target, e):  # type: ignore[no-untyped-def]
-    """Placements from which ``target`` can be reached (ignoring the repeat rule): reverse BFS."""
-    h, w = board.shape
-    nx = w + 2 * e
-    ny = h + 2 * e
-    ns = 6 * nx * ny
-    can = np.zeros(ns, np.uint8)
-    queue = np.empty(ns, np.int64)
-    can[target] = 1
-    queue[0] = target
-    head = 0
-    tail = 1
-    preds = np.empty((12, 3), np.int64)
-    while head < tail:
-        code = queue[head]
-        head += 1
-        qx, qy, qr = decode(code, e, nx, ny)
-        m = 0
-        # Lateral moves.
-        preds[m, 0] = qx + 1
-        preds[m, 1] = qy
-        preds[m, 2] = qr
-        m += 1
-        preds[m, 0] = qx - 1
-        preds[m, 1] = qy
-        preds[m, 2] = qr
-        m += 1
-        # Down moves from the row above: SW keeps x from an odd row, SE keeps x from an even row.
-        py = qy - 1
-        if py & 1:
-            preds[m, 0] = qx
-            preds[m, 1] = py
-            preds[m, 2] = qr
-            m += 1
-            preds[m, 0] = qx - 1
-            preds[m, 1] = py
-            preds[m, 2] = qr
-            m += 1
-        else:
-            preds[m, 0] = qx + 1
-            preds[m, 1] = py
-            preds[m, 2] = qr
-            m += 1
-            preds[m, 0] = qx
-            preds[m, 1] = py
-            preds[m, 2] = qr
-            m += 1
-        # Turns.
-        for r in range(6):
-            if canon[r] != r or r == qr:
-                continue
-            if canon[(r + 1) % 6] == qr or canon[(r + 5) % 6] == qr:
-                preds[m, 0] = qx
-                preds[m, 1] = qy
-                preds[m, 2] = r
-                m += 1
-        for i in range(m):
-            px = preds[i, 0]
-            py2 = preds[i, 1]
-            pr = preds[i, 2]
-            if px < -e or px >= w + e or py2 < -e or py2 >= h + e:
-                continue
-            pc = encode(px, py2, pr, e, nx, ny)
-            if can[pc] or not fits(board, dl, size, px, py2, pr):
-                continue
-            can[pc] = 1
-            queue[tail] = pc
-            tail += 1
-    return can
-
-
-@njit(cache=True)
-def path_exists(board, dl, size, canon, start, target, e, can, stamp, epoch, seen, queue):  # type: ignore[no-untyped-def]
+@jit
+def path_exists(
+    board: np.ndarray,
+    dl: np.ndarray,
+    size: int,
+    canon: np.ndarray,
+    start: int,
+    target: int,
+    e: int,
+    can: np.ndarray,
+    stamp: np.ndarray,
+    epoch: int,
+    seen: np.ndarray,
+    queue: np.ndarray,
+) -> bool:
     """Whether ``target`` is reachable from ``start`` under the repeat rule.
 
     Placements of the current row already held are marked ``stamp[code] == epoch`` and may
@@ -379,8 +70,23 @@ def path_exists(board, dl, size, canon, start, target, e, can, stamp, epoch, see
     return False
 
 
-@njit(cache=True)
-def first_step(board, dl, size, canon, start, target, e, can, stamp, epoch, seen, queue, par_arr, cmd_arr):  # type: ignore[no-untyped-def]
+@jit
+def first_step(
+    board: np.ndarray,
+    dl: np.ndarray,
+    size: int,
+    canon: np.ndarray,
+    start: int,
+    target: int,
+    e: int,
+    can: np.ndarray,
+    stamp: np.ndarray,
+    epoch: int,
+    seen: np.ndarray,
+    queue: np.ndarray,
+    par_arr: np.ndarray,
+    cmd_arr: np.ndarray,
+) -> int:
     """The first command of a shortest allowed path from ``start`` to ``target`` (-1 if none).
 
     The expansion is :func:`path_exists`'s, written out again on purpose: sharing it
@@ -424,8 +130,22 @@ def first_step(board, dl, size, canon, start, target, e, can, stamp, epoch, seen
     return -1
 
 
-@njit(cache=True)
-def sim_phrase(board, dl, size, canon, e, can, start, held, nheld, ph_cmds, ln, p, tmp):  # type: ignore[no-untyped-def]
+@jit
+def sim_phrase(
+    board: np.ndarray,
+    dl: np.ndarray,
+    size: int,
+    canon: np.ndarray,
+    e: int,
+    can: np.ndarray,
+    start: int,
+    held: np.ndarray,
+    nheld: int,
+    ph_cmds: np.ndarray,
+    ln: int,
+    p: int,
+    tmp: np.ndarray,
+) -> tuple[bool, int, int]:
     """Play phrase ``p`` from ``start`` with ``held[:nheld]`` held on the current row.
 
     Every command must move (no lock), stay within placements that can reach the target
@@ -465,8 +185,23 @@ def sim_phrase(board, dl, size, canon, e, can, start, held, nheld, ph_cmds, ln, 
     return True, encode(px, py, rot, e, nx, ny), ntmp
 
 
-@njit(cache=True)
-def embed_unit(board, dl, size, canon, spawn, target, lockcmd, e, ph_cmds, ph_len, ph_order, ph_after, ph_done, out):  # type: ignore[no-untyped-def]
+@jit
+def embed_unit(
+    board: np.ndarray,
+    dl: np.ndarray,
+    size: int,
+    canon: np.ndarray,
+    spawn: int,
+    target: int,
+    lockcmd: int,
+    e: int,
+    ph_cmds: np.ndarray,
+    ph_len: np.ndarray,
+    ph_order: np.ndarray,
+    ph_after: np.ndarray,
+    ph_done: np.ndarray,
+    out: np.ndarray,
+) -> int:
     """Spell a path from ``spawn`` to ``target`` then lock, trying phrases greedily.
 
     At each placement the phrases are tried in ``ph_order``; a phrase is taken when every
@@ -644,62 +379,10 @@ def embed_unit(board, dl, size, canon, spawn, target, lockcmd, e, ph_cmds, ph_le
     return n + 1
 
 
-@njit(cache=True)
-def lost_cells(board, dl, size, canon, spx, spy, srot, e):  # type: ignore[no-untyped-def]
-    """Empty cells that no placement of the given unit reachable from its spawn covers.
-
-    Cells a unit cannot get to are as good as full for the rest of the game unless rows
-    clear; counting them catches sealed-off caves that a per-row view misses.
-    """
-    h, w = board.shape
-    nx = w + 2 * e
-    ny = h + 2 * e
-    ns = 6 * nx * ny
-    seen = np.zeros(ns, np.uint8)
-    queue = np.empty(ns, np.int64)
-    cover = np.zeros((h, w), np.uint8)
-    empties = 0
-    for y in range(h):
-        for x in range(w):
-            if board[y, x] == 0:
-                empties += 1
-    srot = canon[srot]
-    if not fits(board, dl, size, spx, spy, srot):
-        return empties
-    s0 = encode(spx, spy, srot, e, nx, ny)
-    seen[s0] = 1
-    queue[0] = s0
-    head = 0
-    tail = 1
-    covered = 0
-    while head < tail:
-        code = queue[head]
-        head += 1
-        px, py, rot = decode(code, e, nx, ny)
-        par = py & 1
-        for k in range(size):
-            x = px + dl[rot, par, k, 0]
-            y = py + dl[rot, par, k, 1]
-            if cover[y, x] == 0:
-                cover[y, x] = 1
-                covered += 1
-        for cmd in range(6):
-            qx, qy, qr = step(px, py, rot, cmd)
-            qr = canon[qr]
-            if cmd >= 4 and qr == rot:
-                continue
-            if not fits(board, dl, size, qx, qy, qr):
-                continue
-            nc = encode(qx, qy, qr, e, nx, ny)
-            if seen[nc] == 0:
-                seen[nc] = 1
-                queue[tail] = nc
-                tail += 1
-    return empties - covered
-
-
-@njit(cache=True)
-def _dp_run(board, dl, size, rot, x, y, mode, cmds, n):  # type: ignore[no-untyped-def]
+@jit
+def _dp_run(
+    board: np.ndarray, dl: np.ndarray, size: int, rot: int, x: int, y: int, mode: int, cmds: np.ndarray, n: int
+) -> tuple[bool, int, int, int]:
     """Play ``cmds[:n]`` for a unit that cannot turn; ``(ok, x, y, mode)``.
 
     ``mode`` is how the unit has moved on its current row: 0 not at all, 1 east, 2 west.
@@ -725,10 +408,24 @@ def _dp_run(board, dl, size, rot, x, y, mode, cmds, n):  # type: ignore[no-untyp
     return True, x, y, mode
 
 
-@njit(cache=True)
-def embed_unit_dp(  # type: ignore[no-untyped-def]
-    board, dl, size, spawn, target, lockcmd, e, ph_cmds, ph_len, ph_val, ph_after, ph_done, slot, n_slots, out
-):
+@jit
+def embed_unit_dp(
+    board: np.ndarray,
+    dl: np.ndarray,
+    size: int,
+    spawn: int,
+    target: int,
+    lockcmd: int,
+    e: int,
+    ph_cmds: np.ndarray,
+    ph_len: np.ndarray,
+    ph_val: np.ndarray,
+    ph_after: np.ndarray,
+    ph_done: np.ndarray,
+    slot: np.ndarray,
+    n_slots: int,
+    out: np.ndarray,
+) -> int:
     """The command string of most power points from ``spawn`` to ``target``, exactly.
 
     For units whose six rotations are the same cells: their placements are ``(x, y)`` and,

@@ -1,0 +1,68 @@
+"""Numba kernels for the hextris solvers, by idea.
+
+- :mod:`.placement`: placement codes, moves, fitting, the BFS over reachable locks, locking.
+- :mod:`.evaluation`: the heuristic board value and the lost-cell count.
+- :mod:`.phrases`: spelling a path to a lock with phrases of power (greedy and exact).
+
+Every kernel is compiled by :func:`snakelab.core.jit.jit` (``numba.njit(cache=True)`` with
+the Python signature kept for mypy); the names are re-exported here so callers write
+``kernels.bfs_locks``.
+"""
+
+from __future__ import annotations
+
+from snakelab.games.hextris.kernels.evaluation import (
+    DEAD,
+    N_WEIGHTS,
+    W_CLEAR,
+    W_DEPTH,
+    W_FILL,
+    W_HOLE,
+    W_TOP,
+    W_TRANS,
+    W_WELL,
+    board_rows,
+    evaluate_locks,
+    lost_cells,
+    row_score,
+)
+from snakelab.games.hextris.kernels.phrases import embed_unit, embed_unit_dp, first_step, path_exists, sim_phrase
+from snakelab.games.hextris.kernels.placement import (
+    bfs_locks,
+    decode,
+    encode,
+    fits,
+    lock_board,
+    lock_points,
+    reach_to,
+    step,
+)
+
+__all__ = [
+    "DEAD",
+    "N_WEIGHTS",
+    "W_CLEAR",
+    "W_DEPTH",
+    "W_FILL",
+    "W_HOLE",
+    "W_TOP",
+    "W_TRANS",
+    "W_WELL",
+    "bfs_locks",
+    "board_rows",
+    "decode",
+    "embed_unit",
+    "embed_unit_dp",
+    "encode",
+    "evaluate_locks",
+    "first_step",
+    "fits",
+    "lock_board",
+    "lock_points",
+    "lost_cells",
+    "path_exists",
+    "reach_to",
+    "row_score",
+    "sim_phrase",
+    "step",
+]

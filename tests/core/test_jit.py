@@ -1,0 +1,41 @@
+"""The numba shim: kernels keep their signatures and their on-disk cache."""
+
+import os
+import subprocess
+import sys
+
+from snakelab.core.jit import jit
+
+CODE = """
+import numpy as np
+from snakelab.games.classic.celltree import block_tables, feasible
+t = block_tables(4, 4)
+ok = feasible(np.array([0, t.in_to[0]], np.int64), 2, t, np.zeros(t.nedges, np.int8), np.zeros(t.nblocks, np.int64))
+print(bool(ok), sum(feasible.stats.cache_hits.values()), sum(feasible.stats.cache_misses.values()))
+"""
+
+
+def test_jit_compiles_and_keeps_the_python_function():
+    @jit
+    def add(a: int, b: int) -> int:
+        return a + b
+
+    assert add(2, 3) == 5
+    assert add.py_func(2, 3) == 5  # still the numba dispatcher around the same function
+
+
+def test_a_moved_kernel_compiles_once_then_loads_from_the_cache(tmp_path):
+    """A fresh cache directory: the first process compiles and writes, the second only loads."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+
+    def run():
+        out = subprocess.run(
+            [sys.executable, "-c", CODE], check=False, env=env, capture_output=True, text=True, timeout=600
+        )
+        assert out.returncode == 0, out.stderr
+        ok, hits, misses = out.stdout.split()
+        return ok, int(hits), int(misses)
+
+    assert run() == ("True", 0, 1)
+    assert run() == ("True", 1, 0)
+    assert any(p.suffix == ".nbi" and p.name.startswith("celltree.feasible") for p in tmp_path.rglob("*"))
