@@ -15,11 +15,8 @@ from __future__ import annotations
 import argparse
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
 from snakelab.games.hextris.codec import Problem, load_problem_id
-
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "icfp2015" / "problems"
 
 
 def _init() -> None:
@@ -44,7 +41,7 @@ def main() -> None:
     args = ap.parse_args()
     from snakelab.games.hextris.solver import LOST_MAX_CELLS
 
-    probs = [load_problem_id(p, DATA) for p in args.problems]
+    probs = [load_problem_id(p) for p in args.problems]
     probs = [p for p in probs if p.width * p.height <= LOST_MAX_CELLS]
     jobs = [(p, flag, args.seconds) for p in probs for flag in (False, True)]
     t0 = time.monotonic()
