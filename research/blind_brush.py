@@ -9,8 +9,8 @@ diagonals). Exact worst ratios with the reference simulator over every grid S �
 ``dips``: ramp-zigzag with D extra segments of f times the current length inserted every
 ⌈c·√j⌉ segments from segment 8; exact worst ratios with the fast evaluator.
 
-    .venv/bin/python benchmarks/blind_brush.py band --max-area 10000
-    .venv/bin/python benchmarks/blind_brush.py dips --max-area 10000
+    .venv/bin/python research/blind_brush.py band --max-area 10000
+    .venv/bin/python research/blind_brush.py dips --max-area 10000
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ import argparse
 import itertools
 import math
 
+import numba
 import numpy as np
 
 from snakelab.games.blind import champion
-from snakelab.games.blind._jit import jit
 from snakelab.games.blind.evaluate import RunTable, fast_covers, reference_covers
 from snakelab.games.blind.strategies import D, L, Moves, R, U, zigzag_lengths_array
 from snakelab.games.blind.sweep import grids_of
@@ -30,7 +30,7 @@ from snakelab.games.blind.sweep import grids_of
 CAP = 20.0
 
 
-@jit
+@numba.njit(cache=True)
 def band_walk(n: int, width: int, drift_after: np.ndarray) -> Moves:
     """The first n moves of the band walk (see the module docstring)."""
     out = np.empty(n, np.uint8)

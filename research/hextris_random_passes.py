@@ -1,6 +1,6 @@
 """The champion with and without its random-weight passes, side by side at equal time.
 
-    .venv/bin/python benchmarks/hextris_random_passes.py --seconds 20
+    .venv/bin/python research/hextris_random_passes.py --seconds 20
 
 For each ICFP 2015 problem whose board has at most 1000 cells (the boards where the passes
 run), the first seed is solved twice with ``--seconds`` each: once as the champion runs

@@ -8,7 +8,7 @@ the circle overlap, and so paint without gaps, only while the segments are at le
 The model takes a torus as covered once one gap-free stretch of h has spanned A
 diagonals, and reports the worst ratio t/(A·B) over β and A ≤ N/β (1 ≤ B/A ≤ 200).
 
-    .venv/bin/python benchmarks/blind_pen_model.py --strategy ramp-zigzag "dynamic-zigzag(k=11)"
+    .venv/bin/python research/blind_pen_model.py --strategy ramp-zigzag "dynamic-zigzag(k=11)"
 
 It needs only the segment lengths (the strategy's R/D alternations), so it runs in
 seconds and can be set beside the exact sweeps of ``snakelab blind sweep``.

@@ -22,10 +22,10 @@ segments with an extra R come β·u segments with an extra D, u growing by ρ pe
 3..40, 120 random long sides each, 10^5 < S ≤ 10^6, both orientations) and the squares
 100×100 … 996×996 (step 7), all exact.
 
-    .venv/bin/python benchmarks/blind_limits.py direct
-    .venv/bin/python benchmarks/blind_limits.py tradeoff --ks 10 12 14 16 18 20 24 32
-    .venv/bin/python benchmarks/blind_limits.py phases
-    .venv/bin/python benchmarks/blind_limits.py reversals
+    .venv/bin/python research/blind_limits.py direct
+    .venv/bin/python research/blind_limits.py tradeoff --ks 10 12 14 16 18 20 24 32
+    .venv/bin/python research/blind_limits.py phases
+    .venv/bin/python research/blind_limits.py reversals
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ counts as 99. A step rescales one segment (× e^N(0, 0.3)), rescales a run of up
 segments (× e^N(0, 0.1)) or swaps two neighbours, and is kept by the Metropolis rule at a
 temperature falling linearly from 0.08 to 0.002.
 
-    .venv/bin/python benchmarks/blind_freeform.py --max-area 10000 --steps 6000 --seed 3
+    .venv/bin/python research/blind_freeform.py --max-area 10000 --steps 6000 --seed 3
 
 Ctrl-C stops the climb; the best lengths so far are written to ``--out`` (``.npy``) and
 ``--resume`` starts from such a file. ``--moves-out`` also writes the best walk (its first
@@ -18,7 +18,7 @@ sweeps exhaustively. ``--collect STRATEGY --above R`` instead sweeps every grid 
 with a registered strategy (all cores) and writes the grids it leaves at R·S or more to the
 ``--grids`` file, e.g. the grids tuned-zigzag leaves at ≥ 10:
 
-    .venv/bin/python benchmarks/blind_freeform.py --collect champion --above 10 --grids bad10.txt
+    .venv/bin/python research/blind_freeform.py --collect champion --above 10 --grids bad10.txt
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Fast exact evaluator against the plain reference simulator on every grid A·B ≤ N.
 
-    .venv/bin/python benchmarks/blind_evaluators.py [--max-area 10000]
+    .venv/bin/python research/blind_evaluators.py [--max-area 10000]
 
 Prints, per strategy, the seconds each evaluator needs (one core) and whether they agree.
 """

@@ -16,7 +16,7 @@ zig-zag without extras. The script measures, exactly over every grid A·B ≤ ``
 6. for contrast, how tuned-zigzag's worst thin grid (46893×21) waits: its unvisited cells,
    move by move, at every half S.
 
-    .venv/bin/python benchmarks/blind_lines.py --max-area 10000
+    .venv/bin/python research/blind_lines.py --max-area 10000
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ perturbs a few knots and keeps the change when the score does not rise. A candid
 scored on ``--threads`` threads (default 2), the grids worst-first, and rejected as soon
 as the worst 3,000 of the last accepted candidate already score above it.
 
-    .venv/bin/python benchmarks/blind_tune.py --seconds 1700 --seed 6
-    .venv/bin/python benchmarks/blind_tune.py --seconds 660 --seed 10 --start "0.03,0.23,…" --extra bad.txt
+    .venv/bin/python research/blind_tune.py --seconds 1700 --seed 6
+    .venv/bin/python research/blind_tune.py --seconds 660 --seed 10 --start "0.03,0.23,…" --extra bad.txt
 
 With ``--sweeps M`` the walk also stops after the segments 16·1.4^i for a boustrophedon
 sweep, as ``sweeping-zigzag`` does (segments become ⌊w/2⌉ R D pairs and an extra R), and
@@ -22,7 +22,7 @@ the candidate gains M more knots: the sweep's extra passes as a fraction η of t
 index, piecewise linear in log j between segments 16 and 8000 (clipped to 0..0.2; the
 ninth round of ``docs/blind.md``):
 
-    .venv/bin/python benchmarks/blind_tune.py --seconds 1800 --seed 1 --sweeps 5 \
+    .venv/bin/python research/blind_tune.py --seconds 1800 --seed 1 --sweeps 5 \
         --start "<TUNED_LOG_FACTORS>,0.03,0.03,0.03,0.03,0.03"
 
 Every improvement is printed as a ``--start`` argument (write it ``--start=…`` when the
@@ -45,12 +45,12 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import numba
 import numpy as np
 
 from snakelab.core.errors import ConfigError
 from snakelab.games.blind import champion
-from snakelab.games.blind._jit import jit
-from snakelab.games.blind.champion import _pairs, _run, sweep_moves
+from snakelab.games.blind.champion import sweep_moves
 from snakelab.games.blind.evaluate import RunTable, fast_covers
 from snakelab.games.blind.strategies import D, R, letters, zigzag_lengths_array
 from snakelab.games.blind.sweep import grids_of, make_chunks, read_grids, write_grids
@@ -121,7 +121,30 @@ def sweep_passes(eta_knots: np.ndarray, count: int) -> np.ndarray:
     return passes
 
 
-@jit
+@numba.njit(cache=True)
+def _pairs(out, i, u, a, b):
+    """Write u pairs a b from position i (as far as out goes); return the new position."""
+    for _ in range(u):
+        if i < out.shape[0]:
+            out[i] = a
+            i += 1
+        if i < out.shape[0]:
+            out[i] = b
+            i += 1
+    return i
+
+
+@numba.njit(cache=True)
+def _run(out, i, count, move):
+    """Write ``count`` times ``move`` from position i (as far as out goes)."""
+    for _ in range(count):
+        if i < out.shape[0]:
+            out[i] = move
+            i += 1
+    return i
+
+
+@numba.njit(cache=True)
 def sweeping_walk(n: int, pairs: np.ndarray, passes: np.ndarray) -> np.ndarray:
     """Segment j: ``pairs[j]`` R D pairs, then an extra R, or a sweep of ``passes[j]`` passes."""
     out = np.empty(n, np.uint8)

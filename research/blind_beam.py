@@ -9,7 +9,7 @@ ratio the beam meets (to ``--tolerance``); beside it, the exact worst ratios of 
 zig-zags at the same N. Then the witness: its extras (two equal moves in a row, ``+`` for
 RR, ``−`` for DD) with the moves since the previous one.
 
-    .venv/bin/python benchmarks/blind_beam.py --areas 50 100 200 --width 600
+    .venv/bin/python research/blind_beam.py --areas 50 100 200 --width 600
 """
 
 from __future__ import annotations

@@ -14,8 +14,8 @@ beside that model, then the last clump: the cells first visited at the very end,
 since when they have waited. With ``--sides`` it also prints, per short side a, the worst
 exact ratio (fast evaluator) over every a×B and B×a grid per decade of S.
 
-    .venv/bin/python benchmarks/blind_thin.py --sides 3 5 8 12 17 21 31
-    .venv/bin/python benchmarks/blind_thin.py --strategy ramp-zigzag --grids 5x122425 21x46893
+    .venv/bin/python research/blind_thin.py --sides 3 5 8 12 17 21 31
+    .venv/bin/python research/blind_thin.py --strategy ramp-zigzag --grids 5x122425 21x46893
 """
 
 from __future__ import annotations
