@@ -1,6 +1,6 @@
 r"""hextris — the ICFP Programming Contest 2015 game (hexagonal Tetris with phrases of power).
 
-Rules (spec ``specs/hextris.md``; the official ones, as the organisers' code settles them):
+Rules (the official ones, as the organisers' code settles them; for users in ``docs/hextris.md``):
 
 * Board ``height`` × ``width``; cell ``(x, y)`` = (column, row), row 0 on top; odd rows are
   shifted half a cell right (see :mod:`snakelab.core.hexgrid`). ``filled`` cells start full.
