@@ -34,10 +34,7 @@ def main() -> None:
         resource.getrusage(who).ru_utime + resource.getrusage(who).ru_stime
         for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
     )
-    print(
-        "| strategy | N | grids | worst ratio | worst grid | mean ratio | S-weighted mean "
-        "| wall s | CPU s | jobs |"
-    )
+    print("| strategy | N | grids | worst ratio | worst grid | mean ratio | S-weighted mean | wall s | CPU s | jobs |")
     print("|---|---:|---:|---:|---|---:|---:|---:|---:|---:|")
     worst = f"{res['worst_ratio']:.4f}" if res["worst_ratio"] is not None else f"uncovered: {res['uncovered']}"
     grid = "×".join(map(str, res["worst_grid"])) if res["worst_grid"] else "-"
