@@ -13,6 +13,7 @@ takes about 5 minutes, most of it the first compilation of the kernels.
 from __future__ import annotations
 
 import argparse
+import resource
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -126,20 +127,28 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2, help="worker processes")
     args = ap.parse_args()
     parts: list[Callable[[int], list[Row]]] = [classic, blind, arena, snakgame, hextris]
-    t_all = time.perf_counter()
-    table: list[tuple[str, str, str, str, str]] = []
+    t_all, cpu_all = time.perf_counter(), _cpu()
+    table: list[tuple[str, ...]] = []
     for part in parts:
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), _cpu()
         rows = part(args.jobs)
-        secs = f"{time.perf_counter() - t0:.0f}"
-        table.extend((*row, secs if i == 0 else "") for i, row in enumerate(rows))
-        print(f"# {part.__name__} done in {secs} s", flush=True)
+        wall, cpu = f"{time.perf_counter() - t0:.0f}", f"{_cpu() - cpu0:.0f}"
+        table.extend((*row, wall, cpu) if i == 0 else (*row, "", "") for i, row in enumerate(rows))
+        print(f"# {part.__name__} done: {wall} s wall, {cpu} CPU s", flush=True)
     print()
-    print("| game | measure | this run | full run (docs/benchmarks.md) | s |")
-    print("|---|---|---:|---:|---:|")
+    print("| game | measure | this run | full run (docs/benchmarks.md) | wall s | CPU s |")
+    print("|---|---|---:|---:|---:|---:|")
     for row in table:
         print("| " + " | ".join(row) + " |")
-    print(f"\n{time.perf_counter() - t_all:.0f} s wall on {args.jobs} workers")
+    print(f"\n{time.perf_counter() - t_all:.0f} s wall, {_cpu() - cpu_all:.0f} CPU s, {args.jobs} workers")
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and its finished workers (wall time depends on the machine's load)."""
+    return sum(
+        resource.getrusage(who).ru_utime + resource.getrusage(who).ru_stime
+        for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+    )
 
 
 if __name__ == "__main__":
