@@ -1,7 +1,7 @@
 """snakelab built as a wheel, installed into a fresh virtualenv, used from an empty folder.
 
-This is what a user who installs the package meets: nothing from the source tree (no
-``../shared``, no ``data/``, no ``tests/``) is on hand. The wheel is built without
+This is what a user who installs the package meets: nothing from the source tree (no data
+folder beside it, no ``data/``, no ``tests/``) is on hand. The wheel is built without
 network access from a copy of the project's sources (so the tree under test gains no
 ``build/`` or ``*.egg-info``), installed with ``--no-deps --no-index``, and the
 dependencies are borrowed from the running interpreter's environment through a ``.pth``
