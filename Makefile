@@ -1,6 +1,7 @@
 # Two commands do everything on a fresh machine: `make run` and `make test`.
 # Both create .venv and install what is needed (Python packages from PyPI; the
-# system Chromium for browser tests via apt when it is missing).
+# system Chromium for browser tests via apt when it is missing). `make bench` runs
+# the quick headline benchmarks and prints one table (benchmarks/README.md).
 
 PYTHON ?= python3
 VENV := .venv
@@ -45,6 +46,10 @@ unit: $(STAMP) $(CHROMIUM_STAMP)
 	$(BIN)/pytest -n 2 --dist loadgroup -q
 
 test: lint typecheck unit
+
+# One short run per game beside the full figures of docs/benchmarks.md (about 5 minutes on 2 cores).
+bench: $(STAMP)
+	$(BIN)/python benchmarks/headline.py --jobs 2
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -12,7 +12,6 @@ the time is a full run) and prints one Markdown table row plus the worst grids.
 from __future__ import annotations
 
 import argparse
-import os
 import resource
 import time
 
@@ -30,22 +29,18 @@ def main() -> None:
     t0 = time.perf_counter()
     res = run_sweep(args.strategy, args.max_area, map_chunks=mapper(jobs=args.jobs))
     wall = time.perf_counter() - t0
-    load = os.getloadavg()[0]
     # CPU seconds of this process and its (finished) workers: the machine may be shared.
     cpu = sum(
         resource.getrusage(who).ru_utime + resource.getrusage(who).ru_stime
         for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
     )
-    print(
-        "| strategy | N | grids | worst ratio | worst grid | mean ratio | S-weighted mean "
-        "| wall s | CPU s | jobs | load |"
-    )
-    print("|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|")
+    print("| strategy | N | grids | worst ratio | worst grid | mean ratio | S-weighted mean | wall s | CPU s | jobs |")
+    print("|---|---:|---:|---:|---|---:|---:|---:|---:|---:|")
     worst = f"{res['worst_ratio']:.4f}" if res["worst_ratio"] is not None else f"uncovered: {res['uncovered']}"
     grid = "×".join(map(str, res["worst_grid"])) if res["worst_grid"] else "-"
     print(
         f"| {res['strategy']} | {args.max_area:,} | {res['grids']:,} | {worst} | {grid} | {res['mean_ratio']:.3f} "
-        f"| {res['weighted_mean_ratio']:.3f} | {wall:.1f} | {cpu:.0f} | {args.jobs or default_jobs()} | {load:.1f} |"
+        f"| {res['weighted_mean_ratio']:.3f} | {wall:.1f} | {cpu:.0f} | {args.jobs or default_jobs()} |"
     )
     print()
     for t in res["top"][: args.top]:

@@ -28,7 +28,7 @@ from snakelab.games.hextris.codec import Problem, SolutionEntry, format_solution
 from snakelab.games.hextris.scoring import PHRASES, score_problem, score_seed
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data" / "icfp2015"
+DATA = ROOT / "data" / "icfp2015"
 STORE = ROOT / "benchmarks" / "results" / "hextris"
 SVL = "Snakes vs Lambdas"
 
@@ -100,7 +100,7 @@ def main() -> None:
     ap.add_argument("--report", action="store_true", help="solve nothing: score the store and print the table")
     args = ap.parse_args()
 
-    probs = {p: load_problem_id(p, DATA / "problems") for p in args.problems}
+    probs = {p: load_problem_id(p) for p in args.problems}
     jobs = [
         (probs[p], s, args.agent, args.seconds) for p in args.problems for s in dict.fromkeys(probs[p].source_seeds)
     ]

@@ -11,8 +11,16 @@ from __future__ import annotations
 import argparse
 import time
 
-from snakelab.cli.snakgame import bench_specs
-from snakelab.harness.run import run_many
+from snakelab.core.registry import format_spec
+from snakelab.harness import MatchSpec, match_seeds, run_many
+
+
+def bench_specs(agent: str, files: int, seed: int) -> list[MatchSpec]:
+    """File i has seed ``match_seeds(seed, files)[i]``; the first half are type 1, the rest type 2."""
+    return [
+        MatchSpec(format_spec("snakgame", {"type": 1 if i < files // 2 else 2}), (agent,), s, index=i)
+        for i, s in enumerate(match_seeds(seed, files))
+    ]
 
 
 def main() -> None:
@@ -27,7 +35,7 @@ def main() -> None:
         agents.append("snakgame.editorial")
     specs = []
     for k, agent in enumerate(agents):
-        for spec in bench_specs(agent, args.files, args.seed, None):
+        for spec in bench_specs(agent, args.files, args.seed):
             specs.append(spec.__class__(spec.game, spec.agents, spec.seed, index=k * args.files + spec.index))
     t0 = time.perf_counter()
     results = run_many(specs, jobs=args.jobs)

@@ -33,7 +33,7 @@ def test_neighbour_matches_cube_direction(c, d):
 
 
 def test_contest_neighbour_formulas():
-    # Even row: c = 1; odd row: c = 0 (specs/hextris.md).
+    # Even row: c = 1; odd row: c = 0 (the row shift of docs/hextris.md).
     assert neighbour(3, 2, HexDir.SE) == (3, 3)
     assert neighbour(3, 2, HexDir.SW) == (2, 3)
     assert neighbour(3, 3, HexDir.SE) == (4, 4)

@@ -16,6 +16,7 @@ from snakelab.harness.store import (
     Store,
     StoreError,
     UnknownRunError,
+    default_store_file,
     default_store_path,
     parse_run_id,
     result_from_json,
@@ -62,7 +63,7 @@ def test_default_store_path__env_and_off(monkeypatch, tmp_path):
     monkeypatch.setenv("SNAKELAB_STORE", "off")
     assert default_store_path() is None
     monkeypatch.delenv("SNAKELAB_STORE")
-    assert str(default_store_path()) == "snakelab-results.sqlite"
+    assert default_store_path() == default_store_file()
 
 
 def test_run_stored__every_match_stored_in_wal_mode(tmp_path):

@@ -161,8 +161,8 @@ def run_matches(
             and the result equals an uninterrupted run's.
         show_progress: Draw the progress bar on standard error.
         run_seed: The run seed, recorded with the run.
-        store: True for the default store (``$SNAKELAB_STORE`` or
-            ``./snakelab-results.sqlite``; ``SNAKELAB_STORE=off`` disables it), a path
+        store: True for the default store (``$SNAKELAB_STORE``, else the user's data
+            folder; ``SNAKELAB_STORE=off`` disables it), a path
             for another store, False to store nothing.
 
     Raises:

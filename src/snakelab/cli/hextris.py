@@ -46,7 +46,7 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-PROBLEMS_HELP = "Directory of problem_K.json files (default: ../shared/data/icfp2015/problems)."
+PROBLEMS_HELP = "Directory of problem_K.json files (default: $SNAKELAB_ICFP2015_PROBLEMS, else the 25 shipped)."
 
 
 def _problems_dir(problems: Path | None) -> Path:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import typer
 
-from snakelab.cli.common import console, fail, print_json
+from snakelab.cli.common import console, err_console, fail, print_json
 from snakelab.core.errors import SnakelabError
 from snakelab.harness.match import MatchResult
 from snakelab.harness.ratings import AgentRating, rate
@@ -18,11 +18,14 @@ from snakelab.harness.store import STORE_ENV, Store, default_store_path, open_st
 
 NAME = "results"
 app = typer.Typer(
-    help=f"Stored runs (SQLite; ${STORE_ENV} or ./snakelab-results.sqlite): list, show, export, ratings.",
+    help=(
+        f"Stored runs (SQLite, in the user's data folder unless ${STORE_ENV} names a file or is off): "
+        "list, show, export, ratings."
+    ),
     no_args_is_help=True,
 )
 
-STORE_HELP = f"Results store file (default: ${STORE_ENV} or ./snakelab-results.sqlite)."
+STORE_HELP = f"Results store file (default: ${STORE_ENV}, else results.sqlite in the user's data folder)."
 
 
 def _open(store: Path | None) -> Store:
@@ -48,15 +51,19 @@ def list_cmd(
     store: Path | None = typer.Option(None, "--store", help=STORE_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
 ) -> None:
-    """List every stored run, oldest first."""
+    """List every stored run, oldest first, after a line saying where the store is."""
     with _open(store) as db:
         runs = db.runs()
     if as_json:
+        # Standard output stays pure JSON; the location goes to standard error.
+        err_console.print(f"results store: {db.path}", soft_wrap=True, highlight=False)
         print_json([r.to_json() for r in runs])
         return
     from rich.table import Table
 
-    table = Table(title=f"runs in {db.path}")
+    # A plain line, not the table's title, so a narrow terminal cannot wrap the path.
+    console.print(f"results store: {db.path}", soft_wrap=True, highlight=False)
+    table = Table()
     for col in ("id", "created (UTC)", "what", "matches", "status"):
         table.add_column(col, justify="right" if col in ("id", "matches") else "left", overflow="fold")
     for r in runs:

@@ -23,8 +23,14 @@ so a killed process (even SIGKILL) loses at most the matches still being played;
 ``synchronous=NORMAL`` means a power cut could also drop the last few commits,
 which is the usual WAL trade-off. Several processes may share one store file.
 
-The default store is ``./snakelab-results.sqlite``; ``$SNAKELAB_STORE`` overrides
-the path, and ``SNAKELAB_STORE=off`` turns storing off for the CLI.
+Where the store lives: ``results.sqlite`` in snakelab's folder of the user's data
+directory (``platformdirs.user_data_dir("snakelab")``, e.g. ``~/.local/share/snakelab`` on
+Linux), never the current folder, so a bench leaves nothing where it is run. That
+folder is created on first use; it is snakelab's own. ``$SNAKELAB_STORE`` (or
+``--store PATH`` where a command offers it) names another file, whose folder must
+already exist: a mistyped path is refused rather than silently creating folders.
+``SNAKELAB_STORE=off`` turns storing off for the CLI. ``snakelab results list`` prints
+the store's path.
 """
 
 from __future__ import annotations
@@ -51,8 +57,8 @@ from snakelab.harness.match import MatchResult, MatchSpec
 from snakelab.harness.run import run_many
 from snakelab.harness.runlock import RunLock
 
-DEFAULT_STORE = "snakelab-results.sqlite"
-"""File name of the default store, in the current directory."""
+DEFAULT_STORE = "results.sqlite"
+"""File name of the default store, in the user's data folder (see :func:`default_store_file`)."""
 
 STORE_ENV = "SNAKELAB_STORE"
 """Environment variable naming the store path (``off`` disables storing)."""
@@ -107,8 +113,15 @@ class ResumeMismatchError(StoreError):
     """``--resume`` was given options that plan different matches than the stored run."""
 
 
+def default_store_file() -> Path:
+    """The default store file, ignoring ``$SNAKELAB_STORE``: ``results.sqlite`` in the user's data folder."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("snakelab", appauthor=False)) / DEFAULT_STORE
+
+
 def default_store_path() -> Path | None:
-    """The store the CLI uses: ``$SNAKELAB_STORE`` or ``./snakelab-results.sqlite``.
+    """The store the CLI uses: ``$SNAKELAB_STORE``, else :func:`default_store_file`.
 
     Returns:
         The path, or None when ``$SNAKELAB_STORE`` is ``off`` (storing disabled).
@@ -116,7 +129,7 @@ def default_store_path() -> Path | None:
     env = os.environ.get(STORE_ENV, "").strip()
     if env.lower() in _OFF:
         return None
-    return Path(env) if env else Path(DEFAULT_STORE)
+    return Path(env).expanduser() if env else default_store_file()
 
 
 # -- JSON forms ----------------------------------------------------------------
@@ -261,17 +274,25 @@ class Store:
     """A results store in one SQLite file; see the module docstring.
 
     Args:
-        path: The database file (created with its tables if missing).
+        path: The database file (created with its tables if missing). Its folder must
+            exist, except for the default store's (:func:`default_store_file`), which is
+            created on first use.
 
     Raises:
-        StoreError: if the file cannot be opened as a snakelab store.
+        StoreError: if the folder does not exist or the file cannot be opened as a
+            snakelab store.
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
+        folder = self.path.parent
         try:
-            if self.path.parent != Path():
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+            if self.path == default_store_file():
+                folder.mkdir(parents=True, exist_ok=True)
+            elif not folder.is_dir():
+                # A mistyped path must not grow a tree of folders somewhere unexpected.
+                what = "is not a folder" if folder.exists() else "does not exist"
+                raise StoreError(f"cannot open results store {self.path}: the folder {folder} {what}")
             # isolation_level=None: we issue BEGIN/COMMIT ourselves, one per match.
             self._db = sqlite3.connect(self.path, timeout=60.0, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")

@@ -1,14 +1,14 @@
-"""Shared fixtures: the contest data lives in ../shared/data relative to the project root."""
+"""Shared fixtures: the problems ship in the package, the scored vectors in ``data/icfp2015``."""
 
 from pathlib import Path
 
 import pytest
 
-from snakelab.games.hextris.codec import Problem, load_problem_id
+from snakelab.games.hextris.codec import Problem, find_problems_dir, load_problem_id
 
 ROOT = Path(__file__).resolve().parents[3]
-DATA = ROOT.parent / "shared" / "data" / "icfp2015"
-PROBLEMS = DATA / "problems"
+DATA = ROOT / "data" / "icfp2015"
+PROBLEMS = find_problems_dir()
 VECTORS = DATA / "vectors"
 
 

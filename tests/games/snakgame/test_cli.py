@@ -1,4 +1,5 @@
 import json
+import re
 import sys
 
 import pytest
@@ -43,7 +44,10 @@ def test_judge__scores_a_program_and_writes_a_verifiable_replay(tmp_path):
 def test_judge__illegal_move_names_the_move_and_why():
     r = _snakelab("snakgame", "judge", "--game", SMALL, "--", sys.executable, "-c", "print('NEW 0 0', flush=True)")
     assert r.returncode == 1
-    assert "ILLEGAL" in r.stdout and "move 1: NEW 0 0: (0, 0) is off the 8×9 grid" in r.stdout
+    # Colour codes dropped and whitespace collapsed: the verdict must be found whatever the
+    # terminal width and colour setting the output was drawn for.
+    out = " ".join(re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", r.stdout).split())
+    assert "ILLEGAL" in out and "move 1: NEW 0 0: (0, 0) is off the 8×9 grid" in out
 
 
 def test_judge__time_out_is_reported():

@@ -1,4 +1,4 @@
-"""arena — snAIke: multiplayer snake with zombies (spec ``specs/arena.md``).
+"""arena — snAIke: multiplayer snake with zombies (the rules below; for users in ``docs/arena.md``).
 
 Board ``width`` × ``height`` (default 50 × 50), (0, 0) top-left, y grows downwards.
 ``num_snakes`` players (default 4), ``num_zombies`` zombies (3), ``num_apples``

@@ -144,7 +144,7 @@ class TunedZigzag(Strategy):
     log j (:data:`TUNED_LOG_FACTORS`, a piecewise-linear function of log(j + 1)); every
     segment ends with an extra R and the R/D alternation carries on across extras.
 
-    The factors were found by hill-climbing (``benchmarks/blind_tune.py``): start from
+    The factors were found by hill-climbing (``research/blind_tune.py``): start from
     ``ramp-zigzag`` (all factors 1), perturb a few knots at random, keep the change when
     the exact worst ratio over a fixed set of about 250,000 grids does not rise. The set
     holds every grid with S ≤ 10^4 and, up to S = 10^6, the families that limit every

@@ -1,7 +1,7 @@
 """Exact cover times: a plain reference simulator and a fast evaluator.
 
 ``cover(A, B)`` is the number of moves after which every cell of the A×B torus has
-been visited, the start cell counting at move 0 (spec ``specs/blind.md``). Every
+been visited, the start cell counting at move 0 (the rules in :mod:`.rules`). Every
 function here returns ``-1`` when the moves given (or the cap) run out first.
 
 * :func:`reference_cover` — the plain simulator: walk the moves one by one and count

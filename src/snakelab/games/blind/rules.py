@@ -1,6 +1,6 @@
 """blind — the blind snake on a torus of unknown size.
 
-Rules (spec ``specs/blind.md``, source: seed ``000_448400e5613d7d16``):
+Rules (also stated for users in ``docs/blind.md``):
 
 * A torus of ``width`` (A) columns × ``height`` (B) rows, wrapping on all four sides,
   with A·B ≥ 2. The player knows neither A nor B.

@@ -10,7 +10,7 @@ one infinite move sequence. Each strategy gives it two ways:
 
 Both forms are checked against each other in the tests.
 
-Strategies (spec ``specs/blind.md``):
+Strategies (the problem's own three, as ``docs/blind.md`` states them):
 
 * ``spiral`` — R, D, L, U with run lengths 1, 1, 2, 2, 3, 3, …
 * ``zigzag`` — R, D, R, D, … (never covers a torus with gcd(A, B) > 2).

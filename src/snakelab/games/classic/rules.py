@@ -1,6 +1,6 @@
 """classic — single-player Snake on a walled board.
 
-Rules (spec ``specs/classic.md``, source: the "Snake, Mouse and Hamilton" article):
+Rules (also stated for users in ``docs/classic.md``; after the "Snake, Mouse and Hamilton" article):
 
 * Board ``width`` × ``height``, walled, both sides ≥ 2 (default 12 × 12).
 * Start: a snake of ``start_length`` cells (default 1) on a random cell, or with its

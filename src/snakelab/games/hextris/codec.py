@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +22,8 @@ from snakelab.core.errors import CodecError
 
 Cell = tuple[int, int]
 
-#: Where the problems are looked for when no directory is given (first hit wins):
-#: ``$SNAKELAB_ICFP2015_PROBLEMS``, then ``shared/data/icfp2015/problems`` beside the
-#: current directory or one of its parents (the project layout ``../shared/data``).
+#: Where the problems are looked for when no directory is given: ``$SNAKELAB_ICFP2015_PROBLEMS``
+#: if set, else the 25 qualifier problems shipped inside the package (see :func:`find_problems_dir`).
 ENV_PROBLEMS = "SNAKELAB_ICFP2015_PROBLEMS"
 
 
@@ -173,24 +173,30 @@ def load_problem(path: str | os.PathLike[str]) -> Problem:
     return parse_problem(_read_json(path, "problem"), str(Path(path)))
 
 
-def find_problems_dir(start: str | os.PathLike[str] | None = None) -> Path:
-    """Locate the directory holding ``problem_K.json`` files (see :data:`ENV_PROBLEMS`).
+def find_problems_dir() -> Path:
+    """The directory holding ``problem_K.json`` files (see :data:`ENV_PROBLEMS`).
+
+    The 25 ICFP 2015 qualifier problems ship as package data
+    (``snakelab/games/hextris/problems``, byte-for-byte the organisers' files, with their
+    ``SHA256SUMS``), located with :mod:`importlib.resources`, so an installed snakelab
+    needs nothing beside it. ``$SNAKELAB_ICFP2015_PROBLEMS`` (or ``--problems DIR`` on
+    the command line) points elsewhere, e.g. at the finals' problems.
 
     Raises:
-        CodecError: if no such directory can be found.
+        CodecError: if the package data cannot be reached as a directory (a zipped
+            install); set ``$SNAKELAB_ICFP2015_PROBLEMS`` then.
     """
     env = os.environ.get(ENV_PROBLEMS)
     if env:
         return Path(env)
-    here = Path(start) if start is not None else Path.cwd()
-    bases = [here, *here.resolve().parents, *Path(__file__).resolve().parents]
-    for base in bases:
-        for cand in (base / "shared" / "data" / "icfp2015" / "problems", base / "data" / "icfp2015" / "problems"):
-            if (cand / "problem_0.json").is_file():
-                return cand
+    shipped = resources.files("snakelab.games.hextris") / "problems"
+    # An ordinary install (wheel, editable, source tree) gives a real directory; a zip
+    # import would not, and the problems are read as files by path.
+    if isinstance(shipped, Path) and (shipped / "problem_0.json").is_file():
+        return shipped
     raise CodecError(
-        "cannot find the ICFP 2015 problems: set SNAKELAB_ICFP2015_PROBLEMS or pass --problems DIR "
-        "(expected ../shared/data/icfp2015/problems next to the project)"
+        "cannot find the ICFP 2015 problems shipped with snakelab: "
+        f"set {ENV_PROBLEMS} or pass --problems DIR (a directory of problem_K.json files)"
     )
 
 

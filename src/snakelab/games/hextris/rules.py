@@ -1,6 +1,6 @@
 r"""hextris — the ICFP Programming Contest 2015 game (hexagonal Tetris with phrases of power).
 
-Rules (spec ``specs/hextris.md``; the official ones, as the organisers' code settles them):
+Rules (the official ones, as the organisers' code settles them; for users in ``docs/hextris.md``):
 
 * Board ``height`` × ``width``; cell ``(x, y)`` = (column, row), row 0 on top; odd rows are
   shifted half a cell right (see :mod:`snakelab.core.hexgrid`). ``filled`` cells start full.
@@ -201,11 +201,11 @@ class Config:
     """Parameters of a hextris game.
 
     Attributes:
-        problem: Contest problem id (0–24 ship with the data), loaded from the problems
+        problem: Contest problem id (0–24 ship with the package), loaded from the problems
             directory. Default 0.
         problem_file: A problem JSON file to use instead of ``problem``. Default None.
-        problems_dir: Where ``problem_<id>.json`` lives; None searches
-            ``$SNAKELAB_ICFP2015_PROBLEMS`` then ``../shared/data/icfp2015/problems``.
+        problems_dir: Where ``problem_<id>.json`` lives; None takes
+            ``$SNAKELAB_ICFP2015_PROBLEMS``, else the problems shipped in the package.
         seed_index: Which of the problem's ``sourceSeeds`` to play; None lets the match
             seed choose (``seed % len(sourceSeeds)``). Default 0.
         source_length: Play only this many units (a shorter game for tests), or None for

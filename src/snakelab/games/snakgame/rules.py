@@ -1,6 +1,6 @@
 """snakgame — CodeChef SNAKGAME (April 2016): you against Chef, snakes on a blocked grid.
 
-Rules (spec ``specs/snakgame.md``; source: the statement and the editorial):
+Rules (also stated for users in ``docs/snakgame.md``; from the contest's statement and editorial):
 
 * A grid of ``n`` rows × ``m`` columns, cells written 1-based ``(x, y)`` = (row, column).
   Some cells are blocked. Contest files: type 1 has n, m uniform in 200..300, type 2 in
