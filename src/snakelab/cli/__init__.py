@@ -24,7 +24,15 @@ import sys
 
 import typer
 
-from snakelab.cli._grammar import INTERRUPTED, Group, PipeClosed, PIPE_CLOSED, USAGE, exit_codes_markdown, use_help_classes
+from snakelab.cli._grammar import (
+    INTERRUPTED,
+    PIPE_CLOSED,
+    USAGE,
+    Group,
+    PipeClosed,
+    exit_codes_markdown,
+    use_help_classes,
+)
 from snakelab.core.errors import SnakelabError
 
 app = typer.Typer(

@@ -161,8 +161,12 @@ def play_cmd(
     python_bots: list[str] | None = typer.Option(
         None, "--python-bot", "-p", metavar="FILE", help="A Python bot (run with --python). " + SEAT_HELP
     ),
-    jars: list[str] | None = typer.Option(None, "--jar", "-j", metavar="FILE", help="A Java bot (java -jar). " + SEAT_HELP),
-    execs: list[str] | None = typer.Option(None, "--exec", "-e", metavar="FILE", help="An executable bot. " + SEAT_HELP),
+    jars: list[str] | None = typer.Option(
+        None, "--jar", "-j", metavar="FILE", help="A Java bot (java -jar). " + SEAT_HELP
+    ),
+    execs: list[str] | None = typer.Option(
+        None, "--exec", "-e", metavar="FILE", help="An executable bot. " + SEAT_HELP
+    ),
     builtins: list[str] | None = typer.Option(
         None, "--builtin", "-b", metavar="NAME", help="A built-in agent (greedy, champion...). " + SEAT_HELP
     ),
@@ -171,7 +175,10 @@ def play_cmd(
     ),
     seed: int | None = typer.Option(None, "--seed", "-s", help="Game seed (overrides random_seed)."),
     speed: float | None = typer.Option(
-        None, "--speed", min=0.0, help="Frames per second of the live view (default: the game's pace); 0 shows only the end."
+        None,
+        "--speed",
+        min=0.0,
+        help="Frames per second of the live view (default: the game's pace); 0 shows only the end.",
     ),
     lockstep: bool = typer.Option(False, "--lockstep", help="Wait for every bot's answer (reproducible)."),
     timeout: float = typer.Option(10.0, "--timeout", min=0.001, help="Lockstep: seconds a bot may take per answer."),
@@ -196,7 +203,9 @@ def play_cmd(
         external = [kind for kind, _ in seats if kind != "builtin"]
         if not external:
             refuse_given(
-                ctx, ["lockstep", "timeout", "run_dir", "startup"], "for external bots only (-p, -j, -e); these seats are all built-in"
+                ctx,
+                ["lockstep", "timeout", "run_dir", "startup"],
+                "for external bots only (-p, -j, -e); these seats are all built-in",
             )
         if "python" not in external:
             refuse_given(ctx, ["python"], "for Python bots (-p) only")
