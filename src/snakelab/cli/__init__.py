@@ -59,9 +59,9 @@ def _root() -> None:
 @app.command("games")
 def games_cmd() -> None:
     """List every game and its registered agents."""
-    from rich.console import Console
     from rich.table import Table
 
+    from snakelab.cli.common import console
     from snakelab.core.registry import list_agents, list_games
 
     table = Table("game", "agent", "what it does")
@@ -70,7 +70,7 @@ def games_cmd() -> None:
         for a in list_agents(g.id):
             label = a.name + (f" (= {a.alias_of})" if a.alias_of else "")
             table.add_row("", label, a.summary)
-    Console().print(table)
+    console.print(table)
 
 
 #: The verbs every game shares, in the order of the grammar table.
@@ -139,7 +139,7 @@ def main() -> None:
     disk) is reported the same way, naming the file, instead of with a traceback.
     """
     try:
-        code = app(standalone_mode=False)
+        code = app(prog_name="snakelab", standalone_mode=False)
     except SnakelabError as exc:
         print(f"error: {' '.join(str(exc).split())}", file=sys.stderr)
         sys.exit(USAGE)

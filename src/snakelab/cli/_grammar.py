@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from typing import Any
 
 import typer
+from rich.console import Console
 from typer.core import TyperCommand, TyperGroup
 
 from snakelab.core.errors import ConfigError
@@ -66,6 +67,19 @@ class Command(TyperCommand):
 
 class PipeClosed(Exception):  # noqa: N818 - a condition, not a fault
     """Standard output was closed by its reader; :func:`snakelab.cli.main` exits 141."""
+
+
+class CliConsole(Console):
+    """The CLI's rich console: a closed standard output ends the command with exit code 141.
+
+    rich's own console exits 1 there, the code of a failed check; this one raises
+    ``BrokenPipeError`` so that :func:`snakelab.cli.main` reports it like any other.
+    """
+
+    def on_broken_pipe(self) -> None:
+        """Stop writing and let the pipe error reach the entry point."""
+        self.quiet = True
+        raise BrokenPipeError
 
 
 class Group(TyperGroup):
@@ -167,6 +181,7 @@ def game_of(game_id: str, spec: str) -> Game:
 
 __all__ = [
     "EXIT_CODES",
+    "CliConsole",
     "Command",
     "Group",
     "PipeClosed",

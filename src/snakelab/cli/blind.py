@@ -209,9 +209,7 @@ def bench_cmd(
             for i, ((a, b), s) in enumerate(zip(tori, seeds, strict=True))
         ]
         where = f"{width}×{height}" if width is not None else f"tori A·B ≤ {max_area:,}"
-        results = run_matches(
-            specs, f"{ref} on {where}", executor=executor, jobs=jobs, resume=resume, run_seed=seed
-        )
+        results = run_matches(specs, f"{ref} on {where}", executor=executor, jobs=jobs, resume=resume, run_seed=seed)
     except SnakelabError as exc:
         fail(str(exc))
     ratios = [r.outcome.details["ratio"] for r in results]
@@ -279,6 +277,7 @@ def cover_cmd(
 
 @app.command("sweep")
 def sweep_cmd(
+    ctx: typer.Context,
     strategy: str = typer.Option("champion", "--strategy", "-s", help=STRATEGY_HELP),
     k: int | None = typer.Option(None, "--k", help=K_HELP),
     max_area: int = typer.Option(..., "--max-area", "-N", help="Every ordered grid A×B with A·B ≤ N."),
@@ -303,9 +302,16 @@ def sweep_cmd(
     ),
 ) -> None:
     """Exact worst cover ratio over every grid A·B ≤ N (resumable: Ctrl-C keeps finished chunks)."""
+    from snakelab.cli._grammar import refuse_given
     from snakelab.games.blind.sweep import check_options, count_grids, default_checkpoint, run_sweep
 
     try:
+        if no_checkpoint:
+            refuse_given(ctx, ["checkpoint", "fresh"], "--no-checkpoint keeps no checkpoint file")
+        if as_json:
+            refuse_given(ctx, ["top"], "--top sizes the table view; with --json add --details for the worst grids")
+        else:
+            refuse_given(ctx, ["details"], "--details adds to the --json report; the table view shows them already")
         check_options(max_area, cap_ratio, chunks, jobs)  # before --fresh deletes anything
         if plot is not None:
             from snakelab.analysis.blind import check_output

@@ -124,7 +124,7 @@ def _blind() -> None:
     from snakelab.games.blind.strategies import STRATEGIES, make_strategy
 
     for name, entry in STRATEGIES.items():
-        if entry.alias_of is not None:
+        if entry.alias_of is not None or name == "file":  # (a move file: no moves of its own)
             continue
         moves = make_strategy(name).moves_array(35 * 30 + 1)
         for diagonal in (True, False):  # both evaluators, whichever a sweep would pick
