@@ -155,3 +155,12 @@ def test_a_run_that_compiles_says_so_once_and_a_warm_one_does_not(tmp_path):
     assert cold.stderr.count("compiling kernels, first run only") == 1, cold.stderr
     warm = run_snakelab(*args, env=env, timeout=900)
     assert warm.returncode == 0 and "compiling" not in warm.stderr, warm.stderr
+
+
+def test_the_readme_states_the_same_exit_codes():
+    from pathlib import Path
+
+    from snakelab.cli._grammar import exit_codes_markdown
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    assert exit_codes_markdown() in readme
