@@ -227,7 +227,7 @@ def bench_cmd(
     if as_json:
         print_json(summary)
         return
-    a, b = summary["max_grid"]  # type: ignore[misc]
+    a, b = tori[worst]
     console.print(
         f"{ref} on {where}, {len(results)} games, seed {seed}: apple found in {found}; "
         f"moves / S mean {summary['mean_ratio']:.3f}, max {summary['max_ratio']:.3f} (at {a}×{b})",
@@ -530,6 +530,7 @@ def tests_run_cmd(
 
 @app.command("plot")
 def plot_cmd(
+    ctx: typer.Context,
     out_dir: Path = typer.Option(Path("docs"), "--out-dir", "-o", help="Folder for the PNG files."),
     tests: Path | None = typer.Option(None, "--tests", "-t", help="Test set CSV (default: generate with --seed)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the generated test set."),
@@ -537,7 +538,11 @@ def plot_cmd(
     """Draw the seed's four plots as PNG (intervals vs 35·S, extra steps by k, max by k, k=11 vs k=20)."""
     from snakelab.games.blind.experiments import generate_tests, make_plots, read_tests
 
+    from snakelab.cli._grammar import refuse_given
+
     try:
+        if tests is not None:
+            refuse_given(ctx, ["seed"], "it seeds a generated test set; --tests reads one instead")
         rows = read_tests(tests) if tests is not None else generate_tests(seed)
         with progress_bar(4 + 1 + 50 + 2, "plots") as prog:  # strategies, extra steps, k = 1..50, pair
             paths = make_plots(out_dir, rows, on_step=lambda: prog.advance(prog.task_ids[0]))

@@ -317,6 +317,7 @@ def _frame_text(prob: Problem, seed: int, sim: Sim, prefix: str) -> Text:
 
 @app.command("show")
 def show_cmd(
+    ctx: typer.Context,
     problem: str = typer.Argument(..., help="Problem id, or a problem JSON file."),
     solution: Path | None = typer.Option(None, "--solution", "-s", help="Replay this solution file."),
     seed: int | None = typer.Option(None, "--seed", help="Seed to replay (default: the first in the file)."),
@@ -331,6 +332,10 @@ def show_cmd(
     except CodecError as exc:
         fail(str(exc))
     if solution is None:
+        try:
+            refuse_given(ctx, ["seed", "speed"], "for replaying a --solution file only")
+        except SnakelabError as exc:
+            fail(str(exc))
         sd = prob.source_seeds[0]
         sim = Sim(prob, sd)
         console.print(

@@ -77,6 +77,8 @@ def play_cmd(
         ag = make_agent(ref)
         first = g.new_state(seed)
         small = not isinstance(first, State) or first.n * first.m <= LIVE_CELLS
+        if not small:
+            refuse_given(ctx, ["speed"], f"grids over {LIVE_CELLS:,} cells are drawn once, at the end")
         every = 1 if small else 0
         with LiveView("snakgame", speed if small else 0) as view:
             res = play(g, [ag], seed, agent_names=[ref], replay=replay, state_every=every, on_step=view)

@@ -50,7 +50,7 @@ def install_compile_notice() -> None:
     flag = multiprocessing.Value("b", 0)  # shared with forked workers: one line per command
     owner = os.getpid()
 
-    class _Notice(event.Listener):  # type: ignore[misc]
+    class _Notice(event.Listener):
         def on_start(self, event: Any) -> None:
             del event
             with flag.get_lock():
@@ -69,7 +69,7 @@ def install_compile_notice() -> None:
             del event
 
     listener = _Notice()
-    event.register("numba:compile", listener)
+    event.register("numba:compile", listener)  # type: ignore[no-untyped-call]
     _installed.append(listener)
 
 

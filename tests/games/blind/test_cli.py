@@ -172,6 +172,7 @@ def test_tests_generate_and_run(tmp_path):
         (["blind", "sweep", "-N", "10", "--details"], "--details does not apply"),
         (["blind", "bench", "-W", "5", "-H", "5", "-N", "100"], "--max-area does not apply"),
         (["blind", "bench", "-N", "1"], "--max-area must be between 2"),
+        (["blind", "plot", "--tests", "t.csv", "--seed", "3"], "--seed does not apply"),
     ],
 )
 def test_bad_input__one_line_error(args, needle):

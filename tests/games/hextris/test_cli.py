@@ -106,6 +106,12 @@ def test_show_board_and_replay():
     assert "move 3261" in r.stdout
 
 
+@pytest.mark.parametrize("opt", [["--seed", "1"], ["--speed", "2"]])
+def test_show_refuses_replay_options_without_a_solution(opt):
+    r = _run("hextris", "show", "3", *opt, "--problems", str(PROBLEMS))
+    assert r.returncode == 2 and "for replaying a --solution file only" in _one_line_error(r.stderr)[0]
+
+
 def test_show_unknown_problem_is_one_line():
     r = _run("hextris", "show", "99", "--problems", str(PROBLEMS))
     assert r.returncode == 2

@@ -70,6 +70,7 @@ def test_judge__time_out_is_reported():
         (["snakgame", "play", "--type", "2", "--cols", "5"], None, "--type does not apply: --rows and --cols"),
         (["snakgame", "judge", "--game", SMALL, "--type", "2", "--", "true"], None, "--type does not apply"),
         (["snakgame", "judge", "--game", "snakgame(rows=20,cols=20)", "--", "true"], None, "type=0 (a custom grid)"),
+        (["snakgame", "play", "--type", "1", "--speed", "5"], None, "--speed does not apply: grids over 2,400 cells"),
     ],
 )
 def test_bad_input__one_line_error(args, stdin, needle):
