@@ -25,7 +25,8 @@ from snakelab.harness.run import match_seeds
 
 NAME = "arena"
 app = typer.Typer(
-    help="snAIke: 4 snakes, apples and zombies; bots in any language over stdin/stdout.", no_args_is_help=True
+    help="snAIke: 4 snakes, apples and zombies; bots in any language over stdin/stdout: play, bench, tournament.",
+    no_args_is_help=True,
 )
 
 SEAT_FLAGS = {

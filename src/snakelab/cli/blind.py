@@ -31,7 +31,7 @@ from snakelab.core.errors import SnakelabError
 
 NAME = "blind"
 app = typer.Typer(
-    help="The blind snake on an unknown torus: cover times, exhaustive sweeps, the seed's experiments.",
+    help="The blind snake on an unknown torus: watch a walk, bench, exact cover times, sweeps, the seed's experiments.",
     no_args_is_help=True,
 )
 tests_app = typer.Typer(help="The seed's test set: generate it, run a strategy on it.", no_args_is_help=True)
@@ -536,9 +536,8 @@ def plot_cmd(
     seed: int = typer.Option(0, "--seed", help="Seed of the generated test set."),
 ) -> None:
     """Draw the seed's four plots as PNG (intervals vs 35·S, extra steps by k, max by k, k=11 vs k=20)."""
-    from snakelab.games.blind.experiments import generate_tests, make_plots, read_tests
-
     from snakelab.cli._grammar import refuse_given
+    from snakelab.games.blind.experiments import generate_tests, make_plots, read_tests
 
     try:
         if tests is not None:

@@ -48,7 +48,7 @@ from snakelab.games.hextris.scoring import PHRASES, ProblemScore, power_score, s
 
 NAME = "hextris"
 app = typer.Typer(
-    help="ICFP 2015 hexagonal Tetris: score solutions, solve, show, play.",
+    help="ICFP 2015 hexagonal Tetris: play one game, bench (solve) problems, score solutions, show boards.",
     no_args_is_help=True,
 )
 
