@@ -15,6 +15,7 @@ from typing import Any
 
 import typer
 
+from snakelab.cli._grammar import refuse_given
 from snakelab.cli.common import (
     EXECUTOR_HELP,
     LiveView,
@@ -193,8 +194,6 @@ def bench_cmd(
     if games < 1:
         fail("--games must be ≥ 1")
     try:
-        from snakelab.cli._grammar import refuse_given
-
         if (width is None) != (height is None):
             fail("give both --width and --height, or neither (random tori up to --max-area)")
         if width is not None:
@@ -302,7 +301,6 @@ def sweep_cmd(
     ),
 ) -> None:
     """Exact worst cover ratio over every grid A·B ≤ N (resumable: Ctrl-C keeps finished chunks)."""
-    from snakelab.cli._grammar import refuse_given
     from snakelab.games.blind.sweep import check_options, count_grids, default_checkpoint, run_sweep
 
     try:
@@ -536,7 +534,6 @@ def plot_cmd(
     seed: int = typer.Option(0, "--seed", help="Seed of the generated test set."),
 ) -> None:
     """Draw the seed's four plots as PNG (intervals vs 35·S, extra steps by k, max by k, k=11 vs k=20)."""
-    from snakelab.cli._grammar import refuse_given
     from snakelab.games.blind.experiments import generate_tests, make_plots, read_tests
 
     try:
