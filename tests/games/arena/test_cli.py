@@ -86,7 +86,7 @@ def test_play__errors(tmp_path, monkeypatch, files, args, needle, verb):
     monkeypatch.chdir(tmp_path)
     for name, text in files.items():
         (tmp_path / name).write_text(text)
-    r = runner.invoke(app, ["arena", verb, "--no-view", *args])
+    r = runner.invoke(app, ["arena", verb, "--no-view", *args], env={"COLUMNS": "200"})  # usage errors: a box
     assert r.exit_code == 2 and needle in r.output, r.output
     assert "Traceback" not in r.output
 
