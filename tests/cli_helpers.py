@@ -1,4 +1,8 @@
-"""Run the real ``snakelab`` entry point in a subprocess (one-line errors, exit codes)."""
+"""Run the real ``snakelab`` entry point in a subprocess (one-line errors, exit codes).
+
+Output is made plain and wide whatever the terminal the suite runs in: ``COLUMNS=200``
+and no colour, so a test can assert on whole lines (``env`` adds or overrides).
+"""
 
 import os
 import signal
@@ -6,8 +10,16 @@ import subprocess
 import sys
 import time
 
+#: The environment of every snakelab subprocess: a fixed width, no colour.
+PLAIN = {"COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb"}
 
-def run_snakelab(*args, stdin=None, cwd=None, timeout=300):
+
+def plain_env(env=None):
+    """``os.environ`` with :data:`PLAIN` and then ``env`` over it."""
+    return {**os.environ, **PLAIN, **(env or {})}
+
+
+def run_snakelab(*args, stdin=None, cwd=None, timeout=300, env=None):
     """``snakelab ARGS...`` as the console script runs it; returns the CompletedProcess."""
     return subprocess.run(
         [sys.executable, "-c", "from snakelab.cli import main; main()", *map(str, args)],
@@ -17,6 +29,7 @@ def run_snakelab(*args, stdin=None, cwd=None, timeout=300):
         input=stdin,
         cwd=cwd,
         timeout=timeout,
+        env=plain_env(env),
     )
 
 
@@ -33,6 +46,7 @@ def interrupt_snakelab(*args, ready, what, timeout=120):
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        env=plain_env(),
     )
     try:
         deadline = time.monotonic() + timeout

@@ -1,5 +1,14 @@
 """The ``snakelab`` command line: ``snakelab <game> <verb>`` plus shared tools.
 
+**One grammar.** Every game has ``play`` (one game, watched live in the terminal or,
+with ``--speed 0``, only its end) and ``bench`` (many games of one agent or line-up:
+statistics, the results store, ``--resume``); games with several agent seats also have
+``tournament`` (rotating seats, win rates with intervals, ratings in the store).
+Game-specific verbs (``judge``, ``client``, ``solve``, ``score``, ``cover``, ``sweep``,
+``show``, ...) stay beside them; older names of the common verbs (arena ``run``) remain
+as hidden aliases. ``snakelab --help`` shows the grammar as one table, game × verb,
+and the exit codes shared by every verb (:mod:`snakelab.cli._grammar`).
+
 Every module in this package that defines a module-level ``app`` (a
 ``typer.Typer``) and a ``NAME`` becomes a sub-command group, so each game's verbs live
 in their own module (``cli/classic.py``, ``cli/blind.py``, ...). A module may instead
@@ -15,10 +24,20 @@ import sys
 
 import typer
 
+from snakelab.cli._grammar import (
+    INTERRUPTED,
+    PIPE_CLOSED,
+    USAGE,
+    Group,
+    PipeClosed,
+    exit_codes_markdown,
+    use_help_classes,
+)
 from snakelab.core.errors import SnakelabError
 
 app = typer.Typer(
     name="snakelab",
+    cls=Group,
     help="Exact rule engines, agents and a harness for snake-family grid games.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -29,12 +48,20 @@ app = typer.Typer(
 )
 
 
+@app.callback()
+def _root() -> None:
+    """Exact rule engines, agents and a harness for snake-family grid games."""
+    from snakelab.cli.warm import install_compile_notice
+
+    install_compile_notice()
+
+
 @app.command("games")
 def games_cmd() -> None:
     """List every game and its registered agents."""
-    from rich.console import Console
     from rich.table import Table
 
+    from snakelab.cli.common import console
     from snakelab.core.registry import list_agents, list_games
 
     table = Table("game", "agent", "what it does")
@@ -43,11 +70,47 @@ def games_cmd() -> None:
         for a in list_agents(g.id):
             label = a.name + (f" (= {a.alias_of})" if a.alias_of else "")
             table.add_row("", label, a.summary)
-    Console().print(table)
+    console.print(table)
+
+
+#: The verbs every game shares, in the order of the grammar table.
+COMMON_VERBS = ("play", "bench", "tournament")
+
+
+def _visible(sub: typer.Typer) -> list[str]:
+    names = [c.name or (c.callback.__name__ if c.callback else "") for c in sub.registered_commands if not c.hidden]
+    return names + [f"{g.name} …" for g in sub.registered_groups if g.name and not g.hidden]
+
+
+def grammar_markdown(groups: dict[str, typer.Typer]) -> str:
+    """The ``snakelab --help`` epilogue: a game × verb table, the other groups, the exit codes."""
+    from snakelab.core.registry import list_games
+
+    games = {g.id for g in list_games()}
+    rows = []
+    tools = []
+    for name, sub in sorted(groups.items()):
+        verbs = _visible(sub)
+        if name in games:
+            marks = [("✓" if v in verbs else "-") for v in COMMON_VERBS]
+            other = ", ".join(sorted(v for v in verbs if v not in COMMON_VERBS))
+            rows.append(f"| {name} | " + " | ".join(marks) + f" | {other} |")
+        else:
+            tools.append(f"**{name}**: " + ", ".join(sorted(verbs)))
+    table = "| game | " + " | ".join(COMMON_VERBS) + " | its own verbs |\n|---|---|---|---|---|\n" + "\n".join(rows)
+    return (
+        "**snakelab GAME VERB**: play (one game, watched), bench (many games: statistics, "
+        "the store, --resume), tournament (rotating seats; games with several agent seats).\n\n"
+        + table
+        + "\n\n"
+        + "\n\n".join(tools)
+        + "\n\n"
+        + exit_codes_markdown()
+    )
 
 
 def _mount() -> None:
-    verbs: list[str] = []
+    groups: dict[str, typer.Typer] = {}
     for mod in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if mod.name.startswith("_") or mod.name == "common":
             continue
@@ -59,10 +122,9 @@ def _mount() -> None:
         name = getattr(module, "NAME", None)
         if isinstance(sub, typer.Typer) and name:
             app.add_typer(sub, name=name)
-            cmds = [c.name or (c.callback.__name__ if c.callback else "") for c in sub.registered_commands]
-            cmds += [f"{g.name} …" for g in sub.registered_groups if g.name]
-            verbs.append(f"**{name}**: " + ", ".join(sorted(cmds)))
-    app.info.epilog = "Games and verbs:\n\n" + "\n\n".join(verbs)
+            groups[name] = sub
+    app.info.epilog = grammar_markdown(groups)
+    use_help_classes(app)
 
 
 _mount()
@@ -71,23 +133,36 @@ _mount()
 def main() -> None:
     """Console entry point: run the app, turning snakelab errors into one-line messages.
 
-    A file that cannot be read or written (a missing folder, no permission, a full disk)
-    is reported the same way, naming the file, instead of with a traceback.
+    Exit codes follow the one table of :mod:`snakelab.cli._grammar` (``snakelab --help``).
+    A usage error (an unknown option, a bad value) is one line too, naming the help to
+    read. A file that cannot be read or written (a missing folder, no permission, a full
+    disk) is reported the same way, naming the file, instead of with a traceback.
     """
     try:
-        app()
+        code = app(prog_name="snakelab", standalone_mode=False)
     except SnakelabError as exc:
         print(f"error: {' '.join(str(exc).split())}", file=sys.stderr)
-        sys.exit(2)
+        sys.exit(USAGE)
+    except typer.Abort:
+        print("interrupted", file=sys.stderr)
+        sys.exit(INTERRUPTED)
+    except typer.TyperException as exc:  # click's usage errors
+        message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+        if message:  # (an empty one: a group called without a verb, whose help is shown)
+            ctx = getattr(exc, "ctx", None)
+            hint = f" (see {ctx.command_path} --help)" if ctx is not None else ""
+            print(f"error: {' '.join(message.split())}{hint}", file=sys.stderr)
+        sys.exit(USAGE)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
-        sys.exit(130)
-    except BrokenPipeError:
+        sys.exit(INTERRUPTED)
+    except PipeClosed:
         # The reader went away (``snakelab … | head``): nothing left to say, and Python must
         # not complain again when it flushes standard output at exit.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(1)
+        sys.exit(PIPE_CLOSED)
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
         print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
-        sys.exit(2)
+        sys.exit(USAGE)
+    sys.exit(code if isinstance(code, int) else 0)

@@ -1,4 +1,8 @@
-"""``snakelab arena``: run a snAIke game with external bots, run tournaments."""
+"""``snakelab arena``: play a snAIke game with external bots, bench a line-up, run tournaments.
+
+``play`` is one game (``run`` is its older, hidden name); ``bench`` many games of one
+line-up in fixed seats; ``tournament`` many games with rotating seats.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from typing import Any
 
 import typer
 
+from snakelab.cli._grammar import Command, refuse_given
 from snakelab.cli.common import (
     EXECUTOR_HELP,
     LiveView,
@@ -30,7 +35,8 @@ from snakelab.harness.run import match_seeds
 
 NAME = "arena"
 app = typer.Typer(
-    help="snAIke: 4 snakes, apples and zombies; bots in any language over stdin/stdout.", no_args_is_help=True
+    help="snAIke: 4 snakes, apples and zombies; bots in any language over stdin/stdout: play, bench, tournament.",
+    no_args_is_help=True,
 )
 
 SEAT_FLAGS = {
@@ -62,6 +68,55 @@ def parse_seats(args: list[str]) -> list[tuple[str, str]]:
             raise ConfigError(f"{flag} needs a value")
         seats.append((kind, args[k + 1]))
         k += 2
+    return seats
+
+
+def seats_in_order(args: list[str], value_options: set[str]) -> list[tuple[str, str]]:
+    """The seats of a ``play`` command line in the order given, from its raw arguments.
+
+    The seat options are real options (so ``--help`` lists them), but click groups the
+    values of each option; the seat order is the order on the command line, so it is
+    read from the raw arguments. ``value_options`` are the other options that take a
+    value (their values are skipped, so ``--python -p`` is not a seat).
+    """
+    seats: list[tuple[str, str]] = []
+    k = 0
+    while k < len(args):
+        arg = args[k]
+        if arg == "--":
+            break
+        name, eq, value = arg.partition("=")
+        if arg.startswith("--") and eq and name in SEAT_FLAGS:
+            seats.append((SEAT_FLAGS[name], value))
+        elif arg in SEAT_FLAGS and k + 1 < len(args):
+            seats.append((SEAT_FLAGS[arg], args[k + 1]))
+            k += 1
+        elif not arg.startswith("--") and len(arg) > 2 and arg[:2] in SEAT_FLAGS:
+            seats.append((SEAT_FLAGS[arg[:2]], arg[2:]))  # -pbot.py
+        elif arg in value_options:
+            k += 1
+        k += 1
+    return seats
+
+
+class _SeatsCommand(Command):
+    """``arena play``: keeps the raw arguments, from which the seat order is read."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """Parse as usual, remembering the arguments as given."""
+        ctx.meta["arena.args"] = list(args)
+        result: list[str] = super().parse_args(ctx, args)
+        return result
+
+
+def _ordered_seats(ctx: typer.Context, grouped: dict[str, list[str]]) -> list[tuple[str, str]]:
+    value_options = {
+        opt for p in ctx.command.params if not getattr(p, "is_flag", False) for opt in (*p.opts, *p.secondary_opts)
+    }
+    seats = seats_in_order(ctx.meta.get("arena.args", []), value_options)
+    want = sorted((kind, v) for kind, values in grouped.items() for v in values)
+    if sorted(seats) != want:  # e.g. called without the command line (as a function): by kind
+        seats = [(kind, v) for kind, values in grouped.items() for v in values]
     return seats
 
 
@@ -108,16 +163,34 @@ def ranking_rows(result: MatchResult) -> list[dict[str, Any]]:
     return rows
 
 
-@app.command(
-    "run",
-    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
-)
-def run_cmd(
+SEAT_HELP = "A seat, in command-line order with the other seat options (repeatable)."
+
+
+@app.command("play", cls=_SeatsCommand)
+def play_cmd(
     ctx: typer.Context,
+    python_bots: list[str] | None = typer.Option(
+        None, "--python-bot", "-p", metavar="FILE", help="A Python bot (run with --python). " + SEAT_HELP
+    ),
+    jars: list[str] | None = typer.Option(
+        None, "--jar", "-j", metavar="FILE", help="A Java bot (java -jar). " + SEAT_HELP
+    ),
+    execs: list[str] | None = typer.Option(
+        None, "--exec", "-e", metavar="FILE", help="An executable bot. " + SEAT_HELP
+    ),
+    builtins: list[str] | None = typer.Option(
+        None, "--builtin", "-b", metavar="NAME", help="A built-in agent (greedy, champion...). " + SEAT_HELP
+    ),
     config: list[Path] | None = typer.Option(
         None, "--config", "-c", help="Config file(s); default: every snake_config* file here."
     ),
     seed: int | None = typer.Option(None, "--seed", "-s", help="Game seed (overrides random_seed)."),
+    speed: float | None = typer.Option(
+        None,
+        "--speed",
+        min=0.0,
+        help="Frames per second of the live view (default: the game's pace); 0 shows only the end.",
+    ),
     lockstep: bool = typer.Option(False, "--lockstep", help="Wait for every bot's answer (reproducible)."),
     timeout: float | None = typer.Option(
         None,
@@ -132,16 +205,59 @@ def run_cmd(
     python: str = typer.Option("python3", "--python", help="Interpreter for -p bots."),
     startup: float = typer.Option(1.0, "--startup", min=0.0, help="Real time: seconds bots get to start."),
 ) -> None:
-    """Play one game. Players in order: -p bot.py, -j bot.jar, -e ./bot, -b NAME (built-in).
+    """Play one game, watched live. Seats in command-line order: -p bot.py, -j bot.jar, -e ./bot, -b NAME.
 
     Empty seats get the built-in greedy agent. Each bot's log lines and standard
-    error go to its own files in the run folder.
+    error go to its own files in the run folder. Options that would be ignored are
+    refused: --lockstep, --timeout, --startup and --run-dir need an external bot,
+    --python a -p bot; --timeout applies with --lockstep, --startup without it.
     """
+    try:
+        seats = _ordered_seats(
+            ctx, {"python": python_bots or [], "java": jars or [], "exec": execs or [], "builtin": builtins or []}
+        )
+        external = [kind for kind, _ in seats if kind != "builtin"]
+        if not external:
+            refuse_given(
+                ctx,
+                ["lockstep", "timeout", "run_dir", "startup"],
+                "for external bots only (-p, -j, -e); these seats are all built-in",
+            )
+        if "python" not in external:
+            refuse_given(ctx, ["python"], "for Python bots (-p) only")
+        if lockstep:
+            refuse_given(ctx, ["startup"], "for real-time games only; with --lockstep a bot has --timeout per answer")
+        else:
+            refuse_given(ctx, ["timeout"], "with --lockstep only; in real time a bot has the game's speed per step")
+        if as_json or no_view:
+            refuse_given(ctx, ["speed"], "no live view is drawn with --json or --no-view")
+    except SnakelabError as exc:
+        fail(str(exc))
+    _play(seats, config, seed, speed, lockstep, timeout, replay, as_json, no_view, run_dir, python, startup)
+
+
+# The older name, kept for scripts; hidden from the help, same options and help.
+app.command("run", cls=_SeatsCommand, hidden=True)(play_cmd)
+
+
+def _play(
+    seats: list[tuple[str, str]],
+    config: list[Path] | None,
+    seed: int | None,
+    speed: float | None,
+    lockstep: bool,
+    timeout: float | None,
+    replay: Path | None,
+    as_json: bool,
+    no_view: bool,
+    run_dir: Path | None,
+    python: str,
+    startup: float,
+) -> None:
     check_writable(replay)
     from snakelab.harness.arena_bot import BotAgent
 
     try:
-        seats = parse_seats(list(ctx.args))
         params, file_seed, files = load_game_config(config)
         gstr = game_string(params)
         from snakelab.core.registry import make
@@ -184,7 +300,7 @@ def run_cmd(
             if no_view or as_json:
                 res = play(game, agents, the_seed, agent_names=names, budget=budget, replay=replay)
             else:
-                with LiveView("arena", 1000 / cfg.speed) as view:
+                with LiveView("arena", 1000 / cfg.speed if speed is None else speed) as view:
                     res = play(game, agents, the_seed, agent_names=names, budget=budget, replay=replay, on_step=view)
     except SnakelabError as exc:
         fail(str(exc))
@@ -242,20 +358,23 @@ def bot_ref(bot: str, timeout: float | None, run_dir: str, python: str) -> tuple
 
 
 def tournament_specs(
-    refs: list[str], seats: int, games: int, seed: int, gstr: str, speed_ms: int
+    refs: list[str], seats: int, games: int, seed: int, gstr: str, speed_ms: int, *, rotate: bool = True
 ) -> tuple[list[MatchSpec], list[list[int]]]:
     """Matches with rotating seats, and per match the entry index of each seat (-1: greedy filler).
 
     Game k seats the entries rotated by k; with fewer entries than seats the rest
-    are greedy fillers, with more the entries take turns sitting out. ``{match}`` in
-    an agent string becomes the match number (bots' log folders).
+    are greedy fillers, with more the entries take turns sitting out. With
+    ``rotate=False`` (a bench) every game seats entry i in seat i. ``{match}`` in an
+    agent string becomes the match number (bots' log folders).
     """
     specs: list[MatchSpec] = []
     lineups: list[list[int]] = []
     n = len(refs)
     for k, s in enumerate(match_seeds(seed, games)):
         lineup = [-1] * seats
-        if n <= seats:
+        if not rotate:
+            lineup[:n] = range(n)
+        elif n <= seats:
             for e in range(n):
                 lineup[(e + k) % seats] = e
         else:
@@ -301,8 +420,40 @@ def summarise(labels: list[str], results: list[MatchResult], lineups: list[list[
     return rows
 
 
+@app.command("bench")
+def bench_cmd(
+    ctx: typer.Context,
+    bots: list[str] = typer.Argument(..., help="The line-up in seat order: built-in agents or bot files."),
+    games: int = typer.Option(20, "--games", "-n", help="Number of games."),
+    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0: all cores)."),
+    seed: int = typer.Option(1, "--seed", "-s", help="Run seed (per-game seeds derive from it)."),
+    config: list[Path] | None = typer.Option(None, "--config", "-c", help="Config file(s) for the games."),
+    timeout: float | None = typer.Option(
+        None,
+        "--timeout",
+        min=0.001,
+        help="Seconds a bot file may take per answer (default 20 × the game's speed, at least 1 s).",
+    ),
+    executor: str | None = typer.Option(None, "--executor", help=EXECUTOR_HELP),
+    resume: str | None = typer.Option(None, "--resume", help="Continue a stored run by its id."),
+    run_dir: Path | None = typer.Option(None, "--run-dir", help="Folder for bot log and error files."),
+    python: str = typer.Option("python3", "--python", help="Interpreter for .py bots."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
+) -> None:
+    """Play many lockstep games of one line-up in fixed seats; per seat win rates with 95% intervals.
+
+    Seat i is the i-th entry in every game (empty seats get the built-in greedy agent);
+    only the game seeds change. Use ``tournament`` to rotate seats between entries.
+    """
+    rows, gstr, n, wall = _many(
+        ctx, bots, games, jobs, seed, config, timeout, executor, resume, run_dir, python, rotate=False
+    )
+    _print_many(rows, gstr, n, seed, wall, as_json, "fixed seats")
+
+
 @app.command("tournament")
 def tournament_cmd(
+    ctx: typer.Context,
     bots: list[str] = typer.Argument(..., help="Built-in agents (greedy, champion...) or bot files."),
     games: int = typer.Option(20, "--games", "-n", help="Number of games."),
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0: all cores)."),
@@ -320,7 +471,32 @@ def tournament_cmd(
     python: str = typer.Option("python3", "--python", help="Interpreter for .py bots."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
 ) -> None:
-    """Play many lockstep games with rotating seats; win rates with 95% intervals."""
+    """Play many lockstep games with rotating seats; win rates with 95% intervals.
+
+    Game k seats the entries rotated by k, so each entry plays every seat; with more
+    entries than seats they take turns sitting out, with fewer the built-in greedy
+    agent fills the empty seats.
+    """
+    rows, gstr, n, wall = _many(ctx, bots, games, jobs, seed, config, timeout, executor, resume, run_dir, python)
+    _print_many(rows, gstr, n, seed, wall, as_json, "win = ranked first")
+
+
+def _many(
+    ctx: typer.Context,
+    bots: list[str],
+    games: int,
+    jobs: int,
+    seed: int,
+    config: list[Path] | None,
+    timeout: float | None,
+    executor: str | None,
+    resume: str | None,
+    run_dir: Path | None,
+    python: str,
+    *,
+    rotate: bool = True,
+) -> tuple[list[dict[str, Any]], str, int, float]:
+    """Run a bench or tournament: (rows per entry, game string, games played, wall seconds)."""
     if games < 1:
         fail("--games must be ≥ 1")
     try:
@@ -329,25 +505,42 @@ def tournament_cmd(
         from snakelab.core.registry import make
 
         cfg = make(gstr).info.config
+        if not rotate and len(bots) > cfg.num_snakes:
+            raise ConfigError(f"{len(bots)} entries for {cfg.num_snakes} seats: set num_snakes in a config file")
         folder = str(run_dir or Path("arena_runs") / f"tournament-{datetime.now(UTC).strftime('%Y%m%d-%H%M%S')}")
         entries = [bot_ref(b, timeout, folder, python) for b in bots]
+        files = [b for b, (_, ref) in zip(bots, entries, strict=True) if ref.startswith("arena.bot(")]
+        if not files:
+            refuse_given(ctx, ["timeout", "run_dir", "python"], "for bot files only; these entries are all built-in")
+        elif not any(f.endswith(".py") for f in files):
+            refuse_given(ctx, ["python"], "for .py bots only")
         labels = [label for label, _ in entries]
-        specs, lineups = tournament_specs([ref for _, ref in entries], cfg.num_snakes, games, seed, gstr, cfg.speed)
+        if not rotate:
+            labels = [f"seat {i}: {label}" for i, label in enumerate(labels)]
+        specs, lineups = tournament_specs(
+            [ref for _, ref in entries], cfg.num_snakes, games, seed, gstr, cfg.speed, rotate=rotate
+        )
+        what = "tournament" if rotate else "bench"
         t0 = time.perf_counter()
         with watch_waits(_show_wait):  # heard when the matches run in this process (-j 1)
             results = run_matches(
-                specs, f"arena tournament, {games} games", executor=executor, jobs=jobs, resume=resume, run_seed=seed
+                specs, f"arena {what}, {games} games", executor=executor, jobs=jobs, resume=resume, run_seed=seed
             )
         wall = time.perf_counter() - t0
     except SnakelabError as exc:
         fail(str(exc))
-    rows = summarise(labels, results, lineups)
+    return summarise(labels, results, lineups), gstr, len(results), wall
+
+
+def _print_many(
+    rows: list[dict[str, Any]], gstr: str, games: int, seed: int, wall: float, as_json: bool, note: str
+) -> None:
     if as_json:
-        print_json({"game": gstr, "games": len(results), "seed": seed, "wall_s": wall, "bots": rows})
+        print_json({"game": gstr, "games": games, "seed": seed, "wall_s": wall, "bots": rows})
         return
     from rich.table import Table
 
-    table = Table(title=f"{gstr}: {len(results)} games, seed {seed} (win = ranked first)")
+    table = Table(title=f"{gstr}: {games} games, seed {seed} ({note})")
     for col in ("bot", "games", "wins", "win rate", "95% CI", "mean longest", "p99 move ms"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     for r in rows:

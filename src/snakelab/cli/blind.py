@@ -1,4 +1,11 @@
-"""``snakelab blind``: exact cover times, the exhaustive sweep, the seed's experiments, a trace view."""
+"""``snakelab blind``: watch a walk, bench strategies, exact cover times, the exhaustive sweep.
+
+``play`` is one game watched: the snake walks its strategy on one torus until it finds
+the apple (start and apple drawn from the seed). ``bench`` plays many games (random tori
+up to an area, or one torus) through the shared runner (statistics, the results store,
+``--resume``). The exact figures of the field (a strategy's worst case over every apple
+position) come from ``cover`` (one torus) and ``sweep`` (every torus up to an area).
+"""
 
 from __future__ import annotations
 
@@ -8,14 +15,17 @@ from typing import Any
 
 import typer
 
+from snakelab.cli._grammar import refuse_given
 from snakelab.cli.common import (
     EXECUTOR_HELP,
+    LiveView,
     check_writable,
     console,
     err_console,
     fail,
     print_json,
     progress_bar,
+    run_matches,
 )
 from snakelab.core.errors import SnakelabError
 from snakelab.harness.executors import make_executor
@@ -23,7 +33,7 @@ from snakelab.harness.parallel import mapper, sigterm_as_interrupt
 
 NAME = "blind"
 app = typer.Typer(
-    help="The blind snake on an unknown torus: cover times, exhaustive sweeps, the seed's experiments.",
+    help="The blind snake on an unknown torus: watch a walk, bench, exact cover times, sweeps, the seed's experiments.",
     no_args_is_help=True,
 )
 tests_app = typer.Typer(help="The seed's test set: generate it, run a strategy on it.", no_args_is_help=True)
@@ -39,6 +49,190 @@ def _strategy(name: str, k: int | None, moves: Path | None = None) -> Any:
     if moves is not None:
         return FileStrategy(moves)
     return make_strategy(name, k=k)
+
+
+def _agent(strategy: str, k: int | None) -> str:
+    """The agent string of a strategy (``blind.dynamic-zigzag(k=11)``), validated."""
+    from snakelab.core.registry import make_agent
+
+    ref = f"blind.{_strategy(strategy, k).spec}"
+    make_agent(ref)
+    return ref
+
+
+@app.command("play")
+def play_cmd(
+    strategy: str = typer.Option("champion", "--strategy", "-s", help=STRATEGY_HELP),
+    k: int | None = typer.Option(None, "--k", help=K_HELP),
+    width: int = typer.Option(12, "--width", "-W", help="A, columns of the torus."),
+    height: int = typer.Option(8, "--height", "-H", help="B, rows of the torus."),
+    seed: int = typer.Option(1, "--seed", help="Game seed (with --seeded-apple: draws the start and the apple)."),
+    seeded_apple: bool = typer.Option(
+        False, "--seeded-apple", help="Draw start and apple from the seed instead of watching the whole cover walk."
+    ),
+    speed: float = typer.Option(30.0, "--speed", min=0.0, help="Frames per second; 0 shows only the end."),
+    replay: Path | None = typer.Option(None, "--replay", help="Write a replay file."),
+) -> None:
+    """Watch one cover walk: the snake follows its strategy on one torus until every cell is visited.
+
+    The apple is put on the cell the walk visits last, so the game lasts exactly the
+    strategy's cover time on this torus (the same from every start: a torus looks the
+    same from each cell). With ``--seeded-apple`` start and apple are drawn from the
+    seed instead, and the walk ends where it finds that apple.
+    """
+    check_writable(replay)
+    from snakelab.core.registry import format_spec, make
+    from snakelab.harness.match import play
+
+    try:
+        ref = _agent(strategy, k)
+        params: dict[str, object] = {"width": width, "height": height}
+        if not seeded_apple:
+            x, y = _last_cell(_strategy(strategy, k), width, height)
+            params.update(start_x=0, start_y=0, apple_x=x, apple_y=y)
+        game = make(format_spec("blind", params))
+        with LiveView("blind", speed) as view:
+            res = play(game, [_make_agent(ref)], seed, agent_names=[ref], replay=replay, on_step=view)
+    except SnakelabError as exc:
+        fail(str(exc))
+    d = res.outcome.details
+    if not d["found"]:
+        verdict = f"did not find the apple ({res.outcome.termination.lower()})"
+    else:
+        verdict = "found the apple" if seeded_apple else "visited every cell"
+    console.print(
+        f"{ref} on {width}×{height}, seed {seed}: {verdict} after {d['steps']:,} moves = {d['ratio']:.3f}·S",
+        highlight=False,
+    )
+    if replay is not None:
+        console.print(f"replay written to {replay}")
+
+
+def _last_cell(strat: Any, width: int, height: int) -> tuple[int, int]:
+    """The cell a strategy's walk from (0, 0) visits last on a torus (its cover time's cell).
+
+    Raises:
+        ConfigError: if the walk does not cover the torus within 35·S moves.
+    """
+    from snakelab.core.errors import ConfigError
+    from snakelab.games.blind.evaluate import check_grid
+    from snakelab.games.blind.strategies import letters
+
+    check_grid(width, height)
+    size = width * height
+    seen = bytearray(size)
+    seen[0] = 1
+    left, x, y = size - 1, 0, 0
+    step = {"R": (1, 0), "L": (-1, 0), "D": (0, 1), "U": (0, -1)}
+    for ch in letters(strat.moves_array(35 * size)):
+        dx, dy = step[ch]
+        x, y = (x + dx) % width, (y + dy) % height
+        if not seen[y * width + x]:
+            seen[y * width + x] = 1
+            left -= 1
+            if left == 0:
+                return x, y
+    raise ConfigError(f"{strat.spec} does not cover {width}×{height} within 35·S moves: add --seeded-apple to watch it")
+
+
+def _make_agent(ref: str) -> Any:
+    from snakelab.core.registry import make_agent
+
+    return make_agent(ref)
+
+
+def random_tori(max_area: int, seeds: list[int]) -> list[tuple[int, int]]:
+    """One torus per seed, uniform over the ordered grids A×B with 2 ≤ A·B ≤ ``max_area``.
+
+    The same population as ``sweep --max-area``; each torus comes from its game seed,
+    so a resumed bench plans the same games.
+    """
+    import numpy as np
+
+    from snakelab.core.rng import derive_seed
+
+    a = np.arange(1, max_area + 1)
+    counts = max_area // a
+    counts[0] -= 1  # no 1×1
+    ends = np.cumsum(counts)
+    tori = []
+    for s in seeds:
+        r = int(np.random.default_rng(derive_seed(s, "torus")).integers(int(ends[-1])))
+        i = int(np.searchsorted(ends, r, side="right"))
+        b = r - (int(ends[i - 1]) if i else 0) + (2 if i == 0 else 1)
+        tori.append((i + 1, b))
+    return tori
+
+
+@app.command("bench")
+def bench_cmd(
+    ctx: typer.Context,
+    strategy: str = typer.Option("champion", "--strategy", "-s", help=STRATEGY_HELP),
+    k: int | None = typer.Option(None, "--k", help=K_HELP),
+    games: int = typer.Option(200, "--games", "-n", help="Number of games."),
+    max_area: int = typer.Option(
+        10_000, "--max-area", "-N", help="Each game on a random torus A×B with A·B ≤ N (the sweep's grids)."
+    ),
+    width: int | None = typer.Option(None, "--width", "-W", help="Play every game on this torus (with -H)."),
+    height: int | None = typer.Option(None, "--height", "-H", help="Rows of that torus (with -W)."),
+    seed: int = typer.Option(1, "--seed", help="Run seed (per-game seeds, tori, starts and apples derive from it)."),
+    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0: all cores)."),
+    executor: str | None = typer.Option(None, "--executor", help=EXECUTOR_HELP),
+    resume: str | None = typer.Option(None, "--resume", help="Continue a stored run (see snakelab results list)."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+) -> None:
+    """Play many games of one strategy: moves to find the apple, as a multiple of S = A·B.
+
+    Each game is a random torus (``--max-area``) or one torus (``-W`` and ``-H``), with
+    start and apple drawn from the game seed. Games are stored and resumable like
+    every bench. These are sampled games; the exact worst case is ``cover`` / ``sweep``.
+    """
+    from snakelab.core.registry import format_spec
+    from snakelab.games.blind.rules import MAX_AREA
+    from snakelab.harness.match import MatchSpec
+    from snakelab.harness.run import match_seeds
+
+    if games < 1:
+        fail("--games must be ≥ 1")
+    try:
+        if (width is None) != (height is None):
+            fail("give both --width and --height, or neither (random tori up to --max-area)")
+        if width is not None:
+            refuse_given(ctx, ["max_area"], "-W and -H fix the torus of every game")
+        elif not 2 <= max_area <= MAX_AREA:
+            fail(f"--max-area must be between 2 and {MAX_AREA:,}")
+        ref = _agent(strategy, k)
+        seeds = match_seeds(seed, games)
+        tori = [(width, height)] * games if width is not None and height is not None else random_tori(max_area, seeds)
+        specs = [
+            MatchSpec(format_spec("blind", {"width": a, "height": b}), (ref,), s, index=i)
+            for i, ((a, b), s) in enumerate(zip(tori, seeds, strict=True))
+        ]
+        where = f"{width}×{height}" if width is not None else f"tori A·B ≤ {max_area:,}"
+        results = run_matches(specs, f"{ref} on {where}", executor=executor, jobs=jobs, resume=resume, run_seed=seed)
+    except SnakelabError as exc:
+        fail(str(exc))
+    ratios = [r.outcome.details["ratio"] for r in results]
+    found = sum(1 for r in results if r.outcome.details["found"])
+    worst = max(range(len(results)), key=lambda i: ratios[i])
+    summary = {
+        "strategy": ref.removeprefix("blind."),
+        "games": len(results),
+        "found": found,
+        "mean_ratio": sum(ratios) / len(ratios),
+        "max_ratio": ratios[worst],
+        "max_grid": list(tori[worst]),
+        "mean_steps": sum(r.outcome.details["steps"] for r in results) / len(results),
+    }
+    if as_json:
+        print_json(summary)
+        return
+    a, b = tori[worst]
+    console.print(
+        f"{ref} on {where}, {len(results)} games, seed {seed}: apple found in {found}; "
+        f"moves / S mean {summary['mean_ratio']:.3f}, max {summary['max_ratio']:.3f} (at {a}×{b})",
+        highlight=False,
+    )
 
 
 @app.command("cover")
@@ -83,6 +277,7 @@ def cover_cmd(
 
 @app.command("sweep")
 def sweep_cmd(
+    ctx: typer.Context,
     strategy: str = typer.Option("champion", "--strategy", "-s", help=STRATEGY_HELP),
     k: int | None = typer.Option(None, "--k", help=K_HELP),
     max_area: int = typer.Option(..., "--max-area", "-N", help="Every ordered grid A×B with A·B ≤ N."),
@@ -110,6 +305,12 @@ def sweep_cmd(
     from snakelab.games.blind.sweep import check_options, count_grids, default_checkpoint, run_sweep
 
     try:
+        if no_checkpoint:
+            refuse_given(ctx, ["checkpoint", "fresh"], "--no-checkpoint keeps no checkpoint file")
+        if as_json:
+            refuse_given(ctx, ["top"], "--top sizes the table view; with --json add --details for the worst grids")
+        else:
+            refuse_given(ctx, ["details"], "--details adds to the --json report; the table view shows them already")
         check_options(max_area, cap_ratio, chunks, jobs)  # before --fresh deletes anything
         if plot is not None:
             from snakelab.analysis.blind import check_output
@@ -327,6 +528,7 @@ def tests_run_cmd(
 
 @app.command("plot")
 def plot_cmd(
+    ctx: typer.Context,
     out_dir: Path = typer.Option(Path("docs"), "--out-dir", "-o", help="Folder for the PNG files."),
     tests: Path | None = typer.Option(None, "--tests", "-t", help="Test set CSV (default: generate with --seed)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the generated test set."),
@@ -335,6 +537,8 @@ def plot_cmd(
     from snakelab.games.blind.experiments import generate_tests, make_plots, read_tests
 
     try:
+        if tests is not None:
+            refuse_given(ctx, ["seed"], "it seeds a generated test set; --tests reads one instead")
         rows = read_tests(tests) if tests is not None else generate_tests(seed)
         with progress_bar(4 + 1 + 50 + 2, "plots") as prog:  # strategies, extra steps, k = 1..50, pair
             paths = make_plots(out_dir, rows, on_step=lambda: prog.advance(prog.task_ids[0]))

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.live import Live
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from snakelab.cli._grammar import CliConsole
 from snakelab.core.errors import SnakelabError
 from snakelab.core.game import Event, State
 from snakelab.core.registry import game_entry
@@ -26,8 +27,8 @@ from snakelab.harness.parallel import sigterm_as_interrupt, worker_count
 from snakelab.harness.run import run_many
 from snakelab.harness.store import STORE_ENV, Store, StoreError, default_store_path, parse_run_id, run_stored
 
-console = Console()
-err_console = Console(stderr=True)
+console: Console = CliConsole()
+err_console: Console = CliConsole(stderr=True)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:

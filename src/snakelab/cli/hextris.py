@@ -1,4 +1,10 @@
-"""``snakelab hextris``: score solutions exactly, solve problems, show boards and replays, play."""
+"""``snakelab hextris``: play one game, bench (solve) problems, score solutions exactly, show boards.
+
+``play`` is one game, one seed of one problem: an agent solves it and the game is
+replayed lock by lock in the terminal (``--agent human`` plays it with the keys).
+``bench`` is ``solve`` under the shared verb name: every seed of the problems given,
+per-problem scores and a total, the solution file as its store (``--out``, ``--resume``).
+"""
 
 from __future__ import annotations
 
@@ -14,6 +20,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from snakelab.cli._grammar import USAGE, refuse_given
 from snakelab.cli.common import (
     EXECUTOR_HELP,
     advance,
@@ -42,7 +49,7 @@ from snakelab.harness.parallel import parallel_map, sigterm_as_interrupt
 
 NAME = "hextris"
 app = typer.Typer(
-    help="ICFP 2015 hexagonal Tetris: score solutions, solve, show, play.",
+    help="ICFP 2015 hexagonal Tetris: play one game, bench (solve) problems, score solutions, show boards.",
     no_args_is_help=True,
 )
 
@@ -73,7 +80,7 @@ def score_cmd(
     """Score solutions exactly as the official scorer: per seed and per problem.
 
     A malformed file, an unknown problem or a bad problem file gives a one-line message
-    on standard error (exit code 1) and everything else is still scored.
+    on standard error (exit code 2, bad input) and everything else is still scored.
     """
     entries: list[SolutionEntry] = []
     problems_failed = False
@@ -110,7 +117,7 @@ def score_cmd(
         if results:
             console.print(f"total over {len(results)} problems: {sum(r.score for r in results)}")
     if problems_failed:
-        raise typer.Exit(1)
+        raise typer.Exit(USAGE)
 
 
 def _solve_game(task: tuple[Problem, int, str, float]) -> SolutionEntry:
@@ -141,6 +148,7 @@ def _write_atomically(path: Path, text: str) -> None:
 
 @app.command("solve")
 def solve_cmd(
+    ctx: typer.Context,
     problem: list[int] = typer.Argument(..., help="Problem ids."),
     agent: str = typer.Option("champion", "--agent", "-a", help="seed or champion."),
     seconds: float = typer.Option(5.0, "--seconds", "-t", help="Seconds per seed (champion)."),
@@ -161,6 +169,11 @@ def solve_cmd(
     check_writable(out)
     if agent not in ("seed", "champion"):
         fail(f"unknown hextris solver {agent!r}: use seed or champion")
+    if agent == "seed":
+        try:
+            refuse_given(ctx, ["seconds"], "the seed solver takes no time budget; --seconds is for --agent champion")
+        except SnakelabError as exc:
+            fail(str(exc))
     if jobs < 1:
         fail(f"--jobs must be at least 1, got {jobs}")
     if not seconds > 0:
@@ -230,11 +243,23 @@ def solve_cmd(
         kept = f"; {written} of {len(games)} games are in {out}, add --resume to finish" if out else ""
         err_console.print(f"interrupted{kept}")
         raise typer.Exit(130)
+    total = 0
     for pid, prob in probs.items():
         res = score_problem(prob, [done[(pid, s)] for s in dict.fromkeys(prob.source_seeds)])
+        total += res.score
         console.print(f"problem {pid}: {res.score} ({res.phrases} phrases)")
+    if len(probs) > 1:
+        console.print(f"total {total} over {len(probs)} problems ({len(games)} games)")
     if out is not None:
         console.print(f"solutions written to {out}")
+
+
+BENCH_HELP = (
+    "Solve every seed of the problems given and print per-problem scores and their total "
+    "(the verb every game shares; the same as solve). With --out the solution file is the "
+    "run's store: it is rewritten after each game, and --resume carries on from it."
+)
+app.command("bench", help=BENCH_HELP)(solve_cmd)
 
 
 def _replay_frames(prob: Problem, seed: int, solution: str) -> tuple[list[tuple[Sim, str]], str | None]:
@@ -277,6 +302,7 @@ def _frame_text(prob: Problem, seed: int, sim: Sim, prefix: str) -> Text:
 
 @app.command("show")
 def show_cmd(
+    ctx: typer.Context,
     problem: str = typer.Argument(..., help="Problem id, or a problem JSON file."),
     solution: Path | None = typer.Option(None, "--solution", "-s", help="Replay this solution file."),
     seed: int | None = typer.Option(None, "--seed", help="Seed to replay (default: the first in the file)."),
@@ -291,6 +317,10 @@ def show_cmd(
     except CodecError as exc:
         fail(str(exc))
     if solution is None:
+        try:
+            refuse_given(ctx, ["seed", "speed"], "for replaying a --solution file only")
+        except SnakelabError as exc:
+            fail(str(exc))
         sd = prob.source_seeds[0]
         sim = Sim(prob, sd)
         console.print(
@@ -348,13 +378,32 @@ def _read_key() -> str:
 
 @app.command("play")
 def play_cmd(
+    ctx: typer.Context,
     problem: int = typer.Argument(..., help="Problem id."),
     seed_index: int = typer.Option(0, "--seed-index", help="Which of the problem's seeds."),
+    agent: str = typer.Option("champion", "--agent", "-a", help="champion, seed, or human (you, with the keys)."),
+    seconds: float = typer.Option(5.0, "--seconds", "-t", help="Seconds the champion plans the game."),
+    speed: float = typer.Option(4.0, "--speed", min=0.0, help="Locks per second of the replay; 0 shows only the end."),
     problems: Path | None = typer.Option(None, "--problems", help=PROBLEMS_HELP),
-    out: Path | None = typer.Option(None, "--out", "-o", help="Write your solution JSON here at the end."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Write the solution JSON here at the end."),
 ) -> None:
-    """Play a problem yourself with the keys (or characters piped on standard input)."""
+    """Play one game (one seed of one problem): an agent solves it, then it is replayed lock by lock.
+
+    With ``--agent human`` you play it with the keys (or characters piped on standard
+    input), and every move is drawn as you make it.
+    """
     check_writable(out)
+    try:
+        if agent not in ("champion", "seed", "human"):
+            fail(f"unknown hextris player {agent!r}: use champion, seed or human")
+        if agent != "champion":
+            refuse_given(ctx, ["seconds"], "only --agent champion plans against the clock")
+        if agent == "human":
+            refuse_given(ctx, ["speed"], "a human game is drawn move by move as you play")
+        if not seconds > 0:
+            fail(f"--seconds must be positive, got {seconds}")
+    except SnakelabError as exc:
+        fail(str(exc))
     try:
         prob = _load(problem, problems)
     except CodecError as exc:
@@ -362,6 +411,37 @@ def play_cmd(
     if not 0 <= seed_index < len(prob.source_seeds):
         fail(f"seed index {seed_index} out of range: problem {problem} has {len(prob.source_seeds)} seeds")
     seed = prob.source_seeds[seed_index]
+    if agent == "human":
+        _play_human(prob, problem, seed, out)
+        return
+    entry = _solve_game((prob, seed, agent, seconds))
+    frames, err = _replay_frames(prob, seed, entry.solution)
+    if speed > 0 and console.is_terminal:
+        from rich.live import Live
+
+        with Live(console=console, auto_refresh=False) as live:
+            for sim, prefix in frames:
+                live.update(_frame_text(prob, seed, sim, prefix), refresh=True)
+                time.sleep(1.0 / speed)
+    else:
+        sim, prefix = frames[-1]
+        console.print(_frame_text(prob, seed, sim, prefix))
+    if err:  # a solver's own solution always replays; this would be a solver bug
+        fail(f"the {agent} solution stops with an error: {err}", code=1)
+    res = score_problem(prob, [entry])
+    s0 = res.seeds[0]
+    console.print(
+        f"score {s0.score} (move {s0.move_score}, power {s0.power_score}, {s0.phrases} phrases); "
+        f"{len(entry.solution)} commands by {agent}",
+        highlight=False,
+    )
+    if out is not None:
+        out.write_text(format_solutions([SolutionEntry(problem, seed, entry.solution, f"snakelab-{agent}")]))
+        console.print(f"solution written to {out}")
+
+
+def _play_human(prob: Problem, problem: int, seed: int, out: Path | None) -> None:
+    """The keys game of ``play --agent human``."""
     sim = Sim(prob, seed)
     typed: list[str] = []
     interactive = sys.stdin.isatty()

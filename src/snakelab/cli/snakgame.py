@@ -8,9 +8,10 @@ from pathlib import Path
 
 import typer
 
+from snakelab.cli._grammar import game_of, refuse_given
 from snakelab.cli.common import EXECUTOR_HELP, LiveView, check_writable, console, fail, print_json, run_matches
 from snakelab.core.errors import SnakelabError
-from snakelab.core.registry import format_spec, make, make_agent
+from snakelab.core.registry import format_spec, make_agent
 from snakelab.games.snakgame.rules import Game, State
 from snakelab.harness.match import MatchResult, MatchSpec, play
 from snakelab.harness.run import match_seeds
@@ -39,8 +40,19 @@ def game_string(file_type: int, rows: int | None, cols: int | None, game: str | 
     return format_spec("snakgame", {"type": file_type})
 
 
+def _grid_options(ctx: typer.Context, game: str | None, rows: int | None, cols: int | None) -> None:
+    """Refuse grid options that another option overrides (each option has one meaning)."""
+    if game is not None:
+        refuse_given(ctx, ["file_type", "rows", "cols"], "--game gives the whole game; put the grid in its string")
+    elif rows is not None or cols is not None:
+        refuse_given(
+            ctx, ["file_type"], "--rows and --cols make a custom grid (type 0); leave them out for a contest file"
+        )
+
+
 @app.command("play")
 def play_cmd(
+    ctx: typer.Context,
     agent: str = typer.Option("champion", "--agent", "-a", help="Agent name, e.g. editorial."),
     file_type: int = typer.Option(1, "--type", "-t", help="Contest file type: 1 (200..300) or 2 (500..600)."),
     rows: int | None = typer.Option(None, "--rows", help="A custom grid of this many rows instead."),
@@ -52,14 +64,21 @@ def play_cmd(
     ),
     replay: Path | None = typer.Option(None, "--replay", help="Write a replay file."),
 ) -> None:
-    """Play one game in-process: live on small grids, a final picture on large ones."""
+    """Play one game in-process: live on small grids, a final picture on large ones.
+
+    The grid is a contest file (``--type``), a custom grid (``--rows``/``--cols``) or a
+    full game string (``--game``): one of the three.
+    """
     check_writable(replay)
     try:
-        g = make(game_string(file_type, rows, cols, game))
+        _grid_options(ctx, game, rows, cols)
+        g = game_of("snakgame", game_string(file_type, rows, cols, game))
         ref = agent_ref(agent)
         ag = make_agent(ref)
         first = g.new_state(seed)
         small = not isinstance(first, State) or first.n * first.m <= LIVE_CELLS
+        if not small:
+            refuse_given(ctx, ["speed"], f"grids over {LIVE_CELLS:,} cells are drawn once, at the end")
         every = 1 if small else 0
         with LiveView("snakgame", speed if small else 0) as view:
             res = play(g, [ag], seed, agent_names=[ref], replay=replay, state_every=every, on_step=view)
@@ -77,6 +96,7 @@ def play_cmd(
 
 @app.command("judge")
 def judge_cmd(
+    ctx: typer.Context,
     command: list[str] = typer.Argument(..., help="The program to judge and its arguments (after --)."),
     file_type: int = typer.Option(1, "--type", "-t", help="Contest file type: 1 (200..300) or 2 (500..600)."),
     seed: int = typer.Option(1, "--seed", "-s", help="File seed (grid and Chef)."),
@@ -105,7 +125,8 @@ def judge_cmd(
     from snakelab.harness.snakgame_judge import run_judge
 
     try:
-        g = make(game_string(file_type, None, None, game))
+        _grid_options(ctx, game, None, None)
+        g = game_of("snakgame", game_string(file_type, None, None, game))
         if not isinstance(g, Game):
             fail(f"{g.info.name} is not a snakgame")
         if time_limit is not None and time_limit <= 0:
@@ -213,7 +234,7 @@ def bench_cmd(
         ref = agent_ref(agent)
         make_agent(ref)
         if game is not None:
-            make(game)
+            game_of("snakgame", game)
         base = "snakgame.editorial"
         mine = bench_specs(ref, files, seed, game)
         specs = list(mine)

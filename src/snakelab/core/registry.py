@@ -278,10 +278,13 @@ def config_from_kwargs(cls: type[T], game_id: str, kwargs: Mapping[str, Any]) ->
     """Build a frozen ``Config`` dataclass from keyword parameters, checking names and types.
 
     Strings are converted to the field's type where that is unambiguous, so values
-    coming from the command line or a game string work.
+    coming from the command line or a game string work. If the Config has a method
+    ``inapplicable() -> dict[str, str]`` (parameter → what applies instead), a
+    parameter given here that this configuration would ignore is refused.
 
     Raises:
-        ConfigError: naming the unknown key (with the known ones) or the bad value.
+        ConfigError: naming the unknown key (with the known ones), the bad value, or
+            the given parameter that does not apply.
     """
     fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
     hints = typing.get_type_hints(cls)
@@ -291,7 +294,15 @@ def config_from_kwargs(cls: type[T], game_id: str, kwargs: Mapping[str, Any]) ->
             known = ", ".join(fields)
             raise ConfigError(f"unknown parameter {key!r} for {game_id}; known parameters: {known}")
         values[key] = _coerce(value, hints[key], f"{game_id} parameter {key!r}")
-    return cls(**values)
+    config = cls(**values)
+    # A parameter given but ignored under this configuration is refused, not dropped: a
+    # Config may name them, with what applies instead, in ``inapplicable()``.
+    inapplicable = getattr(config, "inapplicable", None)
+    if callable(inapplicable):
+        for key, why in inapplicable().items():
+            if key in values:
+                raise ConfigError(f"{game_id} parameter {key!r} does not apply here: {why}")
+    return config
 
 
 def _coerce(value: Any, hint: Any, what: str) -> Any:

@@ -6,7 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from snakelab.cli import app
-from snakelab.cli.arena import parse_seats, tournament_specs
+from snakelab.cli.arena import parse_seats, seats_in_order, tournament_specs
 from snakelab.core.errors import ConfigError
 from snakelab.core.replay import verify
 from tests.cli_helpers import run_snakelab as _snakelab
@@ -71,14 +71,22 @@ def test_run__view_draws_the_final_board(tmp_path, monkeypatch):
         ({}, ["-b", "greedy"] * 5, "5 players for 4 seats"),
         ({}, ["-b", "nope"], "unknown agent 'nope'"),
         ({}, ["-p", "missing.py"], "does not exist"),
-        ({}, ["stray"], "unexpected argument"),
+        ({}, ["stray"], "unexpected extra argument"),
+        # Options the seats would ignore are refused, naming what applies.
+        ({}, ["-b", "random", "--timeout", "3"], "--timeout does not apply: for external bots only"),
+        ({}, ["-b", "random", "--lockstep"], "--lockstep does not apply"),
+        ({}, ["-e", "./x", "--python", "python3"], "--python does not apply: for Python bots (-p) only"),
+        ({}, ["-e", "./x", "--timeout", "3"], "--timeout does not apply: with --lockstep only"),
+        ({}, ["-e", "./x", "--lockstep", "--startup", "2"], "--startup does not apply: for real-time games only"),
+        ({}, ["-b", "random", "--speed", "5"], "--speed does not apply: no live view"),
     ],
 )
-def test_run__errors(tmp_path, monkeypatch, files, args, needle):
+@pytest.mark.parametrize("verb", ["play", "run"])
+def test_play__errors(tmp_path, monkeypatch, files, args, needle, verb):
     monkeypatch.chdir(tmp_path)
     for name, text in files.items():
         (tmp_path / name).write_text(text)
-    r = runner.invoke(app, ["arena", "run", "--no-view", *args])
+    r = runner.invoke(app, ["arena", verb, "--no-view", *args], env={"COLUMNS": "200"})  # usage errors: a box
     assert r.exit_code == 2 and needle in r.output, r.output
     assert "Traceback" not in r.output
 
@@ -130,8 +138,48 @@ def test_tournament__rotating_seats_and_intervals(tmp_path, monkeypatch):
     assert {r["bot"]: r["wins"] for r in _json(again.stdout)["bots"]} == {b: row["wins"] for b, row in rows.items()}
 
 
+def test_seats_keep_command_line_order_across_options():
+    args = ["--python", "-p", "-b", "x", "-c", "cfg", "-p", "a.py", "--exec=./c", "-jb.jar", "--lockstep", "-b", "y"]
+    assert seats_in_order(args, {"--python", "-c", "--config"}) == [
+        ("builtin", "x"),
+        ("python", "a.py"),
+        ("exec", "./c"),
+        ("java", "b.jar"),
+        ("builtin", "y"),
+    ]
+
+
+def test_play__seats_in_command_line_order(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "snake_config.txt").write_text(SMALL)
+    r = runner.invoke(app, ["arena", "play", "-b", "random", "--seed", "3", "-b", "champion", "--json"])
+    assert r.exit_code == 0, r.output
+    agents = {row["player"]: row["agent"] for row in _json(r.stdout)["ranking"]}
+    assert agents == {0: "arena.random", 1: "arena.champion", 2: "arena.greedy", 3: "arena.greedy"}
+
+
+def test_bench__one_line_up_in_fixed_seats(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    cfg = tmp_path / "cfg"
+    cfg.write_text(SMALL)
+    r = runner.invoke(app, ["arena", "bench", "champion", "random", "-n", "3", "-j", "1", "-c", str(cfg), "--json"])
+    assert r.exit_code == 0, r.output
+    obj = _json(r.stdout)
+    rows = {row["bot"]: row for row in obj["bots"]}
+    assert set(rows) == {"seat 0: arena.champion", "seat 1: arena.random", "arena.greedy (filler)"}
+    assert rows["seat 0: arena.champion"]["games"] == 3 and rows["arena.greedy (filler)"]["games"] == 6
+    assert sum(row["wins"] for row in rows.values()) == 3
+    # The line-up must fit the seats, and bot-file options need a bot file.
+    five = runner.invoke(app, ["arena", "bench", *["greedy"] * 5, "-c", str(cfg)])
+    assert five.exit_code == 2 and "5 entries for 4 seats" in five.output
+    py = runner.invoke(app, ["arena", "bench", "greedy", "-c", str(cfg), "--python", "python3"])
+    assert py.exit_code == 2 and "--python does not apply" in py.output
+
+
 def test_tournament_specs_rotate_seats():
     specs, lineups = tournament_specs(["A", "B"], 4, 4, 1, "arena", 50)
     assert [lu.index(0) for lu in lineups] == [0, 1, 2, 3]  # entry 0 visits every seat
     assert all(sorted(lu) == [-1, -1, 0, 1] for lu in lineups)
     assert len({s.seed for s in specs}) == 4 and specs[0].agents.count("arena.greedy") == 2
+    fixed, fixed_lineups = tournament_specs(["A", "B"], 4, 4, 1, "arena", 50, rotate=False)
+    assert fixed_lineups == [[0, 1, -1, -1]] * 4 and [s.seed for s in fixed] == [s.seed for s in specs]

@@ -14,6 +14,41 @@ def _json(out):
     return json.loads(out[out.index("{") :])
 
 
+@pytest.mark.parametrize(("strategy", "width", "height"), [("dynamic-zigzag", 9, 7), ("spiral", 6, 4)])
+def test_play_watches_a_whole_cover_walk(strategy, width, height):
+    cover = _json(
+        runner.invoke(app, ["blind", "cover", "-s", strategy, "-W", str(width), "-H", str(height), "--json"]).stdout
+    )["cover"]
+    r = _snakelab("blind", "play", "-s", strategy, "-W", width, "-H", height, "--speed", "0")
+    assert r.returncode == 0, r.stderr
+    assert f"visited every cell after {cover:,} moves" in r.stdout
+
+
+def test_play_with_a_seeded_apple_stops_where_it_finds_it():
+    r = _snakelab(
+        "blind", "play", "-s", "spiral", "-W", "9", "-H", "7", "--seed", "4", "--seeded-apple", "--speed", "0"
+    )
+    assert r.returncode == 0 and "found the apple after" in r.stdout, r.stderr
+
+
+def test_bench_random_tori_and_one_torus(tmp_path):
+    from snakelab.cli.blind import random_tori
+
+    tori = random_tori(30, list(range(2000)))
+    assert all(2 <= a * b <= 30 for a, b in tori) and len(set(tori)) == sum(30 // a for a in range(1, 31)) - 1
+    r = runner.invoke(app, ["blind", "bench", "-s", "champion", "-n", "30", "-N", "200", "-j", "1", "--json"])
+    assert r.exit_code == 0, r.output
+    obj = _json(r.stdout)
+    assert obj["games"] == 30 and obj["found"] == 30 and obj["max_ratio"] >= obj["mean_ratio"] > 0
+    one = _json(
+        runner.invoke(
+            app, ["blind", "bench", "-s", "spiral", "-n", "10", "-W", "9", "-H", "7", "-j", "1", "--json"]
+        ).stdout
+    )
+    cover = _json(runner.invoke(app, ["blind", "cover", "-s", "spiral", "-W", "9", "-H", "7", "--json"]).stdout)
+    assert one["max_grid"] == [9, 7] and one["max_ratio"] <= cover["ratio"]
+
+
 def test_cover_json_keys_and_check_figure():
     r = runner.invoke(
         app, ["blind", "cover", "-s", "dynamic-zigzag", "--k", "11", "-W", "1000", "-H", "1000", "--json"]
@@ -131,6 +166,13 @@ def test_tests_generate_and_run(tmp_path):
         (["blind", "moves", "-s", "spiral", "-n", "5", "-o", "/nonexistent/m.txt"], "/nonexistent/m.txt"),
         (["blind", "tests", "generate", "-o", "/nonexistent/t.csv"], "/nonexistent/t.csv"),
         (["blind", "tests", "run", "-s", "spiral", "-o", "/nonexistent/r.csv"], "there is no folder /nonexistent"),
+        # Options that another option makes idle are refused.
+        (["blind", "sweep", "-N", "10", "--no-checkpoint", "--fresh"], "--fresh does not apply"),
+        (["blind", "sweep", "-N", "10", "--json", "--top", "3"], "--top does not apply"),
+        (["blind", "sweep", "-N", "10", "--details"], "--details does not apply"),
+        (["blind", "bench", "-W", "5", "-H", "5", "-N", "100"], "--max-area does not apply"),
+        (["blind", "bench", "-N", "1"], "--max-area must be between 2"),
+        (["blind", "plot", "--tests", "t.csv", "--seed", "3"], "--seed does not apply"),
     ],
 )
 def test_bad_input__one_line_error(args, needle):

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from snakelab.cli import app
-from tests.cli_helpers import interrupt_snakelab
+from tests.cli_helpers import interrupt_snakelab, plain_env
 
 from .conftest import PROBLEMS, VECTORS
 
@@ -21,7 +21,13 @@ SEED_KEYS = {"seed", "move_score", "power_score", "score", "phrases", "error"}
 def _run(*args, stdin=None, module="snakelab.cli"):
     code = "from snakelab.cli import main; main()" if module == "snakelab.cli" else f"from {module} import main; main()"
     return subprocess.run(
-        [sys.executable, "-c", code, *args], capture_output=True, text=True, check=False, input=stdin, timeout=300
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        input=stdin,
+        timeout=300,
+        env=plain_env(),
     )
 
 
@@ -64,7 +70,7 @@ def test_score_bad_entries_are_reported_and_the_rest_scored(tmp_path):
     broken = tmp_path / "broken.json"
     broken.write_text("[{")
     r = _run("hextris", "score", str(sols), str(broken), "--problems", str(probs), "--json")
-    assert r.returncode == 1
+    assert r.returncode == 2  # bad input, as in every verb
     lines = _one_line_error(r.stderr)
     text = "\n".join(lines)
     assert "broken.json" in text and "problem 77" in text and "problem 3" in text and "missing field" in text
@@ -101,6 +107,12 @@ def test_show_board_and_replay():
     assert "move 3261" in r.stdout
 
 
+@pytest.mark.parametrize("opt", [["--seed", "1"], ["--speed", "2"]])
+def test_show_refuses_replay_options_without_a_solution(opt):
+    r = _run("hextris", "show", "3", *opt, "--problems", str(PROBLEMS))
+    assert r.returncode == 2 and "for replaying a --solution file only" in _one_line_error(r.stderr)[0]
+
+
 def test_show_unknown_problem_is_one_line():
     r = _run("hextris", "show", "99", "--problems", str(PROBLEMS))
     assert r.returncode == 2
@@ -109,8 +121,9 @@ def test_show_unknown_problem_is_one_line():
 
 def test_play_with_piped_keys(tmp_path):
     out = tmp_path / "mine.json"
-    r = runner.invoke(app, ["hextris", "play", "1", "--problems", str(PROBLEMS), "-o", str(out)], input="ei!#bp\n")
-    assert r.exit_code == 0, r.output
+    # In a subprocess at a fixed width: the messages are asserted as whole lines.
+    r = _run("hextris", "play", "1", "-a", "human", "--problems", str(PROBLEMS), "-o", str(out), stdin="ei!#bp\n")
+    assert r.returncode == 0, r.stderr
     assert "not a command" in r.stdout and "back where it was" in r.stdout
     sol = json.loads(out.read_text())[0]
     # "#" is unknown and "b" (E) would undo the "!" (W): both skipped.
@@ -269,8 +282,44 @@ def test_solve_bad_options_are_one_line_errors(args, words):
     assert words in _one_line_error(r.stderr)[0]
 
 
+def test_play_by_an_agent_shows_the_end_and_writes_a_solution_that_scores_the_same(tmp_path):
+    out = tmp_path / "seed.json"
+    r = _run("hextris", "play", "11", "--seed-index", "1", "-a", "seed", "--speed", "0", "-o", str(out),
+             "--problems", str(PROBLEMS))  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    said = int(r.stdout.split("score ")[-1].split()[0])
+    scored = json.loads(_run("hextris", "score", str(out), "--problems", str(PROBLEMS), "--json").stdout)
+    assert scored[0]["seeds"][0]["score"] == said > 0 and "by seed" in r.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["-a", "seed", "--seconds", "2"], "--seconds does not apply: only --agent champion"),
+        (["-a", "human", "--speed", "3"], "--speed does not apply"),
+        (["-a", "nobody"], "unknown hextris player"),
+    ],
+)
+def test_play_refuses_options_that_do_not_apply(args, words):
+    r = _run("hextris", "play", "1", *args, "--problems", str(PROBLEMS))
+    assert r.returncode == 2 and words in _one_line_error(r.stderr)[0]
+
+
+def test_bench_is_solve_with_a_total(tmp_path):
+    one, two = tmp_path / "bench.json", tmp_path / "solve.json"
+    b = _run("hextris", "bench", "11", "9", "-a", "seed", "-o", str(one), "--problems", str(PROBLEMS))
+    s = _run("hextris", "solve", "11", "9", "-a", "seed", "-o", str(two), "--problems", str(PROBLEMS))
+    assert b.returncode == 0 and s.returncode == 0, b.stderr + s.stderr
+    assert one.read_text() == two.read_text()
+    per = [int(ln.split(": ")[1].split()[0]) for ln in b.stdout.splitlines() if ln.startswith("problem ")]
+    assert len(per) == 2 and f"total {sum(per)} over 2 problems (10 games)" in b.stdout
+    refused = _run("hextris", "bench", "11", "-a", "seed", "--seconds", "3", "--problems", str(PROBLEMS))
+    assert refused.returncode == 2 and "--seconds does not apply" in refused.stderr
+
+
 def test_play_refuses_an_unwritable_solution_file_before_the_game():
-    r = _run("hextris", "play", "1", "-o", "/nonexistent/mine.json", "--problems", str(PROBLEMS), stdin="ei!\n")
+    r = _run("hextris", "play", "1", "-a", "human", "-o", "/nonexistent/mine.json", "--problems", str(PROBLEMS),
+             stdin="ei!\n")  # fmt: skip
     assert r.returncode == 2 and "there is no folder /nonexistent" in _one_line_error(r.stderr)[0]
     assert "score" not in r.stdout
 

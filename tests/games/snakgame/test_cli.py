@@ -66,6 +66,15 @@ def test_judge__time_out_is_reported():
         (["snakgame", "judge", "--game", SMALL, "--", "/nonexistent/prog"], None, "cannot start"),
         (["snakgame", "bench", "--agent", "greedy", "--files", "0"], None, "--files"),
         (["snakgame", "client", "--agent", "greedy"], "2 x 0\n", "cannot read the grid line"),
+        # A game string of another game, or options that another option overrides.
+        (["snakgame", "play", "--game", "classic(width=5)"], None, "'classic(width=5)' is a classic game"),
+        (["snakgame", "judge", "--game", "arena", "--", "true"], None, "is a arena game"),
+        (["snakgame", "bench", "-a", "greedy", "--game", "blind"], None, "is a blind game"),
+        (["snakgame", "play", "--game", SMALL, "--rows", "5"], None, "--rows does not apply: --game gives"),
+        (["snakgame", "play", "--type", "2", "--cols", "5"], None, "--type does not apply: --rows and --cols"),
+        (["snakgame", "judge", "--game", SMALL, "--type", "2", "--", "true"], None, "--type does not apply"),
+        (["snakgame", "judge", "--game", "snakgame(rows=20,cols=20)", "--", "true"], None, "type=0 (a custom grid)"),
+        (["snakgame", "play", "--type", "1", "--speed", "5"], None, "--speed does not apply: grids over 2,400 cells"),
     ],
 )
 def test_bad_input__one_line_error(args, stdin, needle):

@@ -226,6 +226,13 @@ class Config:
         if self.source_length is not None and self.source_length < 1:
             raise ConfigError(f"hextris source_length {self.source_length} must be ≥ 1")
 
+    def inapplicable(self) -> dict[str, str]:
+        """Parameters this configuration ignores, with what applies instead (given ones are refused)."""
+        if self.problem_file is None:
+            return {}
+        why = "problem_file names the problem; problem and problems_dir apply without it only"
+        return {"problem": why, "problems_dir": why}
+
     def load(self) -> Problem:
         """The problem this config names.
 

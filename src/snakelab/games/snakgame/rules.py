@@ -161,6 +161,16 @@ class Config:
             raise ConfigError("explicit blocked cells need type=0 (a custom grid)")
         self.blocked_cells()  # validates the list
 
+    def inapplicable(self) -> dict[str, str]:
+        """Parameters this configuration ignores, with what applies instead (given ones are refused)."""
+        out: dict[str, str] = {}
+        if self.type != 0:
+            why = f"rows and cols apply to type=0 (a custom grid) only; type {self.type} draws its size from the seed"
+            out.update(rows=why, cols=why)
+        if self.blocked:
+            out["block_prob"] = "block_prob applies to random blocking only; blocked lists the blocked cells"
+        return out
+
     def blocked_cells(self) -> list[tuple[int, int]]:
         """The explicit blocked cells, 1-based ``(x, y)``.
 

@@ -1,0 +1,155 @@
+"""Compiled kernels: the one-line first-run notice and ``snakelab warm``.
+
+Every numba kernel in snakelab is compiled with ``cache=True``, so it is compiled once
+per installation (and Python and numba version) and loaded from numba's on-disk cache
+afterwards. The first run therefore spends seconds to a minute compiling before it
+plays anything; it says so on standard error, in one line::
+
+    compiling kernels, first run only
+
+**How a cold cache is detected.** Not by guessing from files: numba announces a
+``numba:compile`` event exactly when a kernel is about to be compiled because its cache
+has no usable entry (a cache hit loads the kernel without that event). The CLI listens
+for that event (:func:`install_compile_notice`) and prints the line at the first one,
+before compiling starts, so the notice costs nothing on a warm cache and is never
+wrong. Local pool workers are forked from the command and inherit the listener; one
+flag in shared memory makes the line appear once per command, whichever process
+compiles first. (Dask workers are separate programs and compile silently.)
+
+**Warming ahead.** :func:`warm_kernels` (``snakelab warm``) compiles every game's
+kernels by playing one tiny game or evaluation of each kernel-using agent in-process,
+so a later run starts at once. ``make run`` and ``make test`` call ``snakelab warm``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import Any
+
+import typer
+
+NOTICE = "compiling kernels, first run only"
+
+_installed: list[Any] = []
+
+
+def install_compile_notice() -> None:
+    """Print :data:`NOTICE` on standard error once, when this command first compiles a kernel.
+
+    Safe to call more than once (later calls do nothing). Costs one listener
+    registration; nothing is printed on a warm cache.
+    """
+    if _installed:
+        return
+    import multiprocessing
+
+    from numba.core import event
+
+    flag = multiprocessing.Value("b", 0)  # shared with forked workers: one line per command
+    owner = os.getpid()
+
+    class _Notice(event.Listener):
+        def on_start(self, event: Any) -> None:
+            del event
+            with flag.get_lock():
+                if flag.value:
+                    return
+                flag.value = 1
+            if os.getpid() == owner:
+                # Through sys.stderr, so a progress bar on screen keeps its place.
+                sys.stderr.write(NOTICE + "\n")
+                sys.stderr.flush()
+            else:
+                # A forked worker: its copy of the parent's progress display must not draw.
+                os.write(2, (NOTICE + "\n").encode())
+
+        def on_end(self, event: Any) -> None:
+            del event
+
+    listener = _Notice()
+    event.register("numba:compile", listener)  # type: ignore[no-untyped-call]
+    _installed.append(listener)
+
+
+def warm_kernels(*, verbose: bool = False) -> float:
+    """Compile (or load from numba's cache) the kernels of every game, in this process.
+
+    Plays one tiny game or evaluation with each agent or evaluator that uses compiled
+    kernels: classic and snakgame champions, the arena champion, the blind strategies
+    and evaluators, and the hextris solvers.
+
+    Args:
+        verbose: Print each part and its seconds on standard error.
+
+    Returns:
+        Seconds spent.
+    """
+    t0 = time.monotonic()
+    for name, part in _PARTS:
+        t = time.monotonic()
+        part()
+        if verbose:
+            sys.stderr.write(f"{name}: {time.monotonic() - t:.1f} s\n")
+    return time.monotonic() - t0
+
+
+def _classic() -> None:
+    from snakelab.core.registry import make, make_agent
+    from snakelab.harness.match import play
+
+    play(make("classic(width=8,height=8)"), [make_agent("classic.champion")], 1)
+
+
+def _snakgame() -> None:
+    from snakelab.core.registry import make, make_agent
+    from snakelab.harness.match import play
+
+    play(make("snakgame(type=0,rows=8,cols=9)"), [make_agent("snakgame.champion")], 1)
+
+
+def _arena() -> None:
+    from snakelab.core.game import Budget
+    from snakelab.core.registry import make, make_agent
+    from snakelab.harness.match import play
+
+    game = make("arena(game_width=12,game_height=12,duration=1,speed=20)")
+    agents = [make_agent("arena.champion"), *(make_agent("arena.greedy") for _ in range(3))]
+    play(game, agents, 1, budget=Budget(time_s=0.02))
+
+
+def _blind() -> None:
+    from snakelab.games.blind.evaluate import RunTable, fast_covers, reference_covers
+    from snakelab.games.blind.strategies import STRATEGIES, make_strategy
+
+    for name, entry in STRATEGIES.items():
+        if entry.alias_of is not None or name == "file":  # (a move file: no moves of its own)
+            continue
+        moves = make_strategy(name).moves_array(35 * 30 + 1)
+        for diagonal in (True, False):  # both evaluators, whichever a sweep would pick
+            fast_covers(RunTable(moves, diagonal=diagonal), [5, 6], [6, 5])
+        reference_covers(moves, [5], [6])
+
+
+def _hextris() -> None:
+    from snakelab.games.hextris.solver import warm_up
+
+    warm_up()
+
+
+_PARTS = (("classic", _classic), ("snakgame", _snakgame), ("arena", _arena), ("blind", _blind), ("hextris", _hextris))
+
+
+def register(app: typer.Typer) -> None:
+    """Add the top-level ``warm`` command."""
+
+    @app.command("warm")
+    def warm_cmd(
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing (errors excepted)."),
+    ) -> None:
+        """Compile every game's kernels now, so later runs start at once (make run and make test call it)."""
+        install_compile_notice()
+        seconds = warm_kernels(verbose=not quiet)
+        if not quiet:
+            sys.stderr.write(f"kernels ready ({seconds:.1f} s)\n")
