@@ -149,19 +149,6 @@ def test_contest_program(tmp_path):
     assert got["phrases"] <= 2
 
 
-def test_contest_budgets_fit_the_limit(problems):
-    from snakelab.games.hextris.contest import plan_budgets
-
-    games = [(problems[p], s) for p in (0, 4, 24) for s in dict.fromkeys(problems[p].source_seeds)]
-    for seconds, workers in ((30.0, 1), (60.0, 2), (600.0, 4)):
-        budgets = plan_budgets(games, seconds, workers)
-        assert len(budgets) == len(games)
-        assert sum(budgets) / workers < seconds - 3.0
-        # Bigger games get more time.
-        assert budgets[-1] > budgets[0]
-    assert plan_budgets(games, None, 2) == [10.0] * len(games)
-
-
 def _games(path):
     return [(e["problemId"], e["seed"]) for e in json.loads(path.read_text())]
 
