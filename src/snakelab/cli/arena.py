@@ -23,6 +23,12 @@ app = typer.Typer(
     help="snAIke: 4 snakes, apples and zombies; bots in any language over stdin/stdout.", no_args_is_help=True
 )
 
+NODES_HELP = (
+    "Search nodes per move for built-in agents that search (the champion's look-ahead), "
+    "instead of the clock: runs become exactly reproducible. Without it they stop on the "
+    "clock and runs on a loaded machine can differ."
+)
+
 SEAT_FLAGS = {
     "-p": "python",
     "--python-bot": "python",
@@ -116,6 +122,7 @@ def run_cmd(
     run_dir: Path | None = typer.Option(None, "--run-dir", help="Folder for the bots' log and error files."),
     python: str = typer.Option("python3", "--python", help="Interpreter for -p bots."),
     startup: float = typer.Option(1.0, "--startup", min=0.0, help="Real time: seconds bots get to start."),
+    nodes: int | None = typer.Option(None, "--nodes", min=1, help=NODES_HELP),
 ) -> None:
     """Play one game. Players in order: -p bot.py, -j bot.jar, -e ./bot, -b NAME (built-in).
 
@@ -162,7 +169,7 @@ def run_cmd(
         while len(agents) < cfg.num_snakes:
             agents.append(make_agent("arena.greedy"))
             names.append("arena.greedy")
-        budget = Budget(time_s=cfg.speed / 1000)
+        budget = Budget(time_s=cfg.speed / 1000, nodes=nodes)
         if not as_json and files:
             console.print(f"config: {', '.join(map(str, files))}")
         if no_view or as_json:
@@ -222,9 +229,12 @@ def bot_ref(bot: str, timeout: float, run_dir: str, python: str) -> tuple[str, s
 
 
 def tournament_specs(
-    refs: list[str], seats: int, games: int, seed: int, gstr: str, speed_ms: int
+    refs: list[str], seats: int, games: int, seed: int, gstr: str, speed_ms: int, nodes: int | None = None
 ) -> tuple[list[MatchSpec], list[list[int]]]:
     """Matches with rotating seats, and per match the entry index of each seat (-1: greedy filler).
+
+    Each move's budget is the game's ``speed`` in time and, with ``nodes``, that many
+    search nodes, which searching agents then use instead of the clock.
 
     Game k seats the entries rotated by k; with fewer entries than seats the rest
     are greedy fillers, with more the entries take turns sitting out. ``{match}`` in
@@ -242,7 +252,9 @@ def tournament_specs(
             for i in range(seats):
                 lineup[i] = (k + i) % n
         agents = tuple(refs[e].replace("{match}", f"{k:04d}") if e >= 0 else "arena.greedy" for e in lineup)
-        specs.append(MatchSpec(gstr, agents, s, budget=Budget(time_s=speed_ms / 1000), measure=True, index=k))
+        specs.append(
+            MatchSpec(gstr, agents, s, budget=Budget(time_s=speed_ms / 1000, nodes=nodes), measure=True, index=k)
+        )
         lineups.append(lineup)
     return specs, lineups
 
@@ -294,8 +306,13 @@ def tournament_cmd(
     run_dir: Path | None = typer.Option(None, "--run-dir", help="Folder for bot log and error files."),
     python: str = typer.Option("python3", "--python", help="Interpreter for .py bots."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
+    nodes: int | None = typer.Option(None, "--nodes", min=1, help=NODES_HELP),
 ) -> None:
-    """Play many lockstep games with rotating seats; win rates with 95% intervals."""
+    """Play many lockstep games with rotating seats; win rates with 95% intervals.
+
+    Built-in agents that search stop on the clock unless ``--nodes`` is given, so two runs
+    agree exactly only with ``--nodes`` (and lockstep bots that are deterministic).
+    """
     if games < 1:
         fail("--games must be ≥ 1")
     try:
@@ -307,7 +324,9 @@ def tournament_cmd(
         folder = str(run_dir or Path("arena_runs") / f"tournament-{datetime.now(UTC).strftime('%Y%m%d-%H%M%S')}")
         entries = [bot_ref(b, timeout, folder, python) for b in bots]
         labels = [label for label, _ in entries]
-        specs, lineups = tournament_specs([ref for _, ref in entries], cfg.num_snakes, games, seed, gstr, cfg.speed)
+        specs, lineups = tournament_specs(
+            [ref for _, ref in entries], cfg.num_snakes, games, seed, gstr, cfg.speed, nodes
+        )
         t0 = time.perf_counter()
         results = run_matches(
             specs, f"arena tournament, {games} games", executor=executor, jobs=jobs, resume=resume, run_seed=seed
