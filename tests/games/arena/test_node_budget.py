@@ -67,3 +67,13 @@ def test_two_tournaments_with_node_budgets_give_identical_tables(tmp_path):
     assert {row["bot"] for row in first["bots"]} >= {"arena.champion", "arena.greedy", "arena.random"}
     # Resuming the stored run (nothing left to play) gives the same table again.
     assert _tournament(tmp_path, store, "--nodes", "200", "--resume", "1") == first
+
+
+def test_champion_golden_playthrough_under_a_node_budget():
+    # Regenerate on purpose only: SNAKELAB_UPDATE_GOLDEN=1.
+    from pathlib import Path
+
+    from snakelab.harness.golden import check_golden
+
+    golden = Path(__file__).parent / "golden" / "champion4_nodes300_20x20_s11.jsonl"
+    check_golden(golden, GAME, ["arena.champion"] * 4, 11, budget=Budget(nodes=300))
