@@ -14,8 +14,8 @@ output.
   game whose turn comes with no time left is answered with the empty solution (valid,
   it scores 0) rather than overrun. Without ``-t`` each game gets 10 s. It must be a
   positive number.
-* ``-c``: processes solving at once (default 1). The extra ones are forked from the
-  warmed-up main process, so they cost no start-up.
+* ``-c``: processes solving at once (default 1; at most the machine's cores). The extra
+  ones are forked from the warmed-up main process, so they cost no start-up.
 * ``-m``: the memory limit in megabytes. Each solving process needs about
   :data:`MB_PER_PROCESS` MB (the interpreter, numpy and the compiled kernels are most of
   it), so ``-m`` caps the processes at ``m // MB_PER_PROCESS`` and a value below one
@@ -240,7 +240,8 @@ def run(argv: Sequence[str] | None = None, start: float | None = None) -> int:
         return _usage_error(f"-t must be a positive number of seconds, got {args.seconds:g}")
     if args.cores < 1:
         return _usage_error(f"-c must be at least 1, got {args.cores}")
-    workers = args.cores
+    # More processes than cores only share the same cores, each game then searching slower.
+    workers = min(args.cores, os.cpu_count() or 1)
     if args.megabytes is not None:
         if args.megabytes < MB_PER_PROCESS:
             return _usage_error(
@@ -306,6 +307,9 @@ def _run(games: list[Game], phrases: tuple[str, ...], end: float | None, workers
         solve_games(games, parts[0], phrases, end, keep)
         return results
     ctx = mp.get_context("fork")
+    # A forked child flushes the buffers it inherits when it ends: empty them first.
+    sys.stdout.flush()
+    sys.stderr.flush()
     q = ctx.Queue()
     procs = [ctx.Process(target=_worker, args=(games, part, phrases, end, q), daemon=True) for part in parts[1:]]
     for proc in procs:
