@@ -39,6 +39,12 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
+NODES_HELP = (
+    "Search nodes per move for built-in agents that search (the champion's look-ahead), "
+    "instead of the clock: runs become exactly reproducible. Without it they stop on the "
+    "clock and runs on a loaded machine can differ."
+)
+
 SEAT_FLAGS = {
     "-p": "python",
     "--python-bot": "python",
@@ -204,6 +210,7 @@ def play_cmd(
     run_dir: Path | None = typer.Option(None, "--run-dir", help="Folder for the bots' log and error files."),
     python: str = typer.Option("python3", "--python", help="Interpreter for -p bots."),
     startup: float = typer.Option(1.0, "--startup", min=0.0, help="Real time: seconds bots get to start."),
+    nodes: int | None = typer.Option(None, "--nodes", min=1, help=NODES_HELP),
 ) -> None:
     """Play one game, watched live. Seats in command-line order: -p bot.py, -j bot.jar, -e ./bot, -b NAME.
 
@@ -233,7 +240,7 @@ def play_cmd(
             refuse_given(ctx, ["speed"], "no live view is drawn with --json or --no-view")
     except SnakelabError as exc:
         fail(str(exc))
-    _play(seats, config, seed, speed, lockstep, timeout, replay, as_json, no_view, run_dir, python, startup)
+    _play(seats, config, seed, speed, lockstep, timeout, replay, as_json, no_view, run_dir, python, startup, nodes)
 
 
 # The older name, kept for scripts; hidden from the help, same options and help.
@@ -253,6 +260,7 @@ def _play(
     run_dir: Path | None,
     python: str,
     startup: float,
+    nodes: int | None,
 ) -> None:
     check_writable(replay)
     from snakelab.harness.arena_bot import BotAgent
@@ -293,7 +301,7 @@ def _play(
         while len(agents) < cfg.num_snakes:
             agents.append(make_agent("arena.greedy"))
             names.append("arena.greedy")
-        budget = Budget(time_s=cfg.speed / 1000)
+        budget = Budget(time_s=cfg.speed / 1000, nodes=nodes)
         if not as_json and files:
             console.print(f"config: {', '.join(map(str, files))}")
         with watch_waits(_show_wait):
@@ -358,9 +366,20 @@ def bot_ref(bot: str, timeout: float | None, run_dir: str, python: str) -> tuple
 
 
 def tournament_specs(
-    refs: list[str], seats: int, games: int, seed: int, gstr: str, speed_ms: int, *, rotate: bool = True
+    refs: list[str],
+    seats: int,
+    games: int,
+    seed: int,
+    gstr: str,
+    speed_ms: int,
+    nodes: int | None = None,
+    *,
+    rotate: bool = True,
 ) -> tuple[list[MatchSpec], list[list[int]]]:
     """Matches with rotating seats, and per match the entry index of each seat (-1: greedy filler).
+
+    Each move's budget is the game's ``speed`` in time and, with ``nodes``, that many
+    search nodes, which searching agents then use instead of the clock.
 
     Game k seats the entries rotated by k; with fewer entries than seats the rest
     are greedy fillers, with more the entries take turns sitting out. With
@@ -381,7 +400,9 @@ def tournament_specs(
             for i in range(seats):
                 lineup[i] = (k + i) % n
         agents = tuple(refs[e].replace("{match}", f"{k:04d}") if e >= 0 else "arena.greedy" for e in lineup)
-        specs.append(MatchSpec(gstr, agents, s, budget=Budget(time_s=speed_ms / 1000), measure=True, index=k))
+        specs.append(
+            MatchSpec(gstr, agents, s, budget=Budget(time_s=speed_ms / 1000, nodes=nodes), measure=True, index=k)
+        )
         lineups.append(lineup)
     return specs, lineups
 
@@ -439,6 +460,7 @@ def bench_cmd(
     run_dir: Path | None = typer.Option(None, "--run-dir", help="Folder for bot log and error files."),
     python: str = typer.Option("python3", "--python", help="Interpreter for .py bots."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
+    nodes: int | None = typer.Option(None, "--nodes", min=1, help=NODES_HELP),
 ) -> None:
     """Play many lockstep games of one line-up in fixed seats; per seat win rates with 95% intervals.
 
@@ -446,7 +468,7 @@ def bench_cmd(
     only the game seeds change. Use ``tournament`` to rotate seats between entries.
     """
     rows, gstr, n, wall = _many(
-        ctx, bots, games, jobs, seed, config, timeout, executor, resume, run_dir, python, rotate=False
+        ctx, bots, games, jobs, seed, config, timeout, executor, resume, run_dir, python, nodes, rotate=False
     )
     _print_many(rows, gstr, n, seed, wall, as_json, "fixed seats")
 
@@ -470,14 +492,19 @@ def tournament_cmd(
     run_dir: Path | None = typer.Option(None, "--run-dir", help="Folder for bot log and error files."),
     python: str = typer.Option("python3", "--python", help="Interpreter for .py bots."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
+    nodes: int | None = typer.Option(None, "--nodes", min=1, help=NODES_HELP),
 ) -> None:
     """Play many lockstep games with rotating seats; win rates with 95% intervals.
 
     Game k seats the entries rotated by k, so each entry plays every seat; with more
     entries than seats they take turns sitting out, with fewer the built-in greedy
-    agent fills the empty seats.
+    agent fills the empty seats. Built-in agents that search stop on the clock unless
+    ``--nodes`` is given, so two runs agree exactly only with ``--nodes`` (and lockstep
+    bots that are deterministic).
     """
-    rows, gstr, n, wall = _many(ctx, bots, games, jobs, seed, config, timeout, executor, resume, run_dir, python)
+    rows, gstr, n, wall = _many(
+        ctx, bots, games, jobs, seed, config, timeout, executor, resume, run_dir, python, nodes
+    )
     _print_many(rows, gstr, n, seed, wall, as_json, "win = ranked first")
 
 
@@ -493,6 +520,7 @@ def _many(
     resume: str | None,
     run_dir: Path | None,
     python: str,
+    nodes: int | None,
     *,
     rotate: bool = True,
 ) -> tuple[list[dict[str, Any]], str, int, float]:
@@ -518,7 +546,7 @@ def _many(
         if not rotate:
             labels = [f"seat {i}: {label}" for i, label in enumerate(labels)]
         specs, lineups = tournament_specs(
-            [ref for _, ref in entries], cfg.num_snakes, games, seed, gstr, cfg.speed, rotate=rotate
+            [ref for _, ref in entries], cfg.num_snakes, games, seed, gstr, cfg.speed, nodes, rotate=rotate
         )
         what = "tournament" if rotate else "bench"
         t0 = time.perf_counter()

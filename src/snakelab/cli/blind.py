@@ -27,7 +27,7 @@ from snakelab.cli.common import (
     progress_bar,
     run_matches,
 )
-from snakelab.core.errors import SnakelabError
+from snakelab.core.errors import ConfigError, SnakelabError
 from snakelab.harness.executors import make_executor
 from snakelab.harness.parallel import mapper, sigterm_as_interrupt
 
@@ -39,16 +39,42 @@ app = typer.Typer(
 tests_app = typer.Typer(help="The seed's test set: generate it, run a strategy on it.", no_args_is_help=True)
 app.add_typer(tests_app, name="tests")
 
-STRATEGY_HELP = "Strategy: spiral, zigzag, dynamic-zigzag, champion (or NAME(k=...))."
-K_HELP = "Parameter k of dynamic-zigzag."
+STRATEGY_HELP = "Strategy: spiral, zigzag, dynamic-zigzag, champion (or NAME(k=...)); default champion."
+K_HELP = "Parameter k of dynamic-zigzag (refused if the strategy string gives k too)."
+MOVES_HELP = (
+    "A move file (letters R, L, U, D in either case; spaces and line breaks ignored) instead of a "
+    "strategy; refused together with --strategy or --k."
+)
 
 
-def _strategy(name: str, k: int | None, moves: Path | None = None) -> Any:
+def _strategy(name: str | None, k: int | None, moves: Path | None = None) -> Any:
+    """The strategy the options name; two options that say different things are refused.
+
+    Raises:
+        ConfigError: for ``--moves`` with ``--strategy`` or ``--k``, or ``--k`` with a
+            strategy string that sets ``k`` itself.
+    """
+    from snakelab.core.registry import parse_spec
     from snakelab.games.blind.strategies import FileStrategy, make_strategy
 
     if moves is not None:
+        if name is not None or k is not None:
+            given = "--strategy" if name is not None else "--k"
+            raise ConfigError(f"--moves and {given} both say what to walk: give one of them")
         return FileStrategy(moves)
-    return make_strategy(name, k=k)
+    spec = name if name is not None else "champion"
+    if k is not None and "k" in parse_spec(spec)[1]:
+        raise ConfigError(f"--k {k} and {spec!r} both set k: give it once")
+    return make_strategy(spec, k=k)
+
+
+def _ran_out(strat: Any, needed: int) -> int | None:
+    """The number of moves of a move file that ends before ``needed`` moves, else None."""
+    from snakelab.games.blind.strategies import FileStrategy
+
+    if isinstance(strat, FileStrategy) and len(strat) < needed:
+        return len(strat)
+    return None
 
 
 def _agent(strategy: str, k: int | None) -> str:
@@ -237,15 +263,19 @@ def bench_cmd(
 
 @app.command("cover")
 def cover_cmd(
-    strategy: str = typer.Option("champion", "--strategy", "-s", help=STRATEGY_HELP),
+    strategy: str | None = typer.Option(None, "--strategy", "-s", help=STRATEGY_HELP),
     k: int | None = typer.Option(None, "--k", help=K_HELP),
     width: int = typer.Option(..., "--width", "-W", help="A, columns of the torus."),
     height: int = typer.Option(..., "--height", "-H", help="B, rows of the torus."),
-    moves: Path | None = typer.Option(None, "--moves", help="Evaluate a move file instead of a strategy."),
+    moves: Path | None = typer.Option(None, "--moves", help=MOVES_HELP),
     cap_ratio: float = typer.Option(35.0, "--cap-ratio", help="Give up after this many times S moves."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
-    """Exact cover time of a strategy on one torus (moves until every cell is visited)."""
+    """Exact cover time of a strategy on one torus (moves until every cell is visited).
+
+    A move file that ends before every cell is visited (and before the cap) leaves the
+    cover undecided: that is an error (exit 1) naming how many moves the file held.
+    """
     from snakelab.games.blind.evaluate import RunTable, check_grid, fast_covers
 
     try:
@@ -258,6 +288,13 @@ def cover_cmd(
         cover = int(fast_covers(table, [width], [height], cap_ratio)[0])
     except SnakelabError as exc:
         fail(str(exc))
+    short = _ran_out(strat, int(cap_ratio * size))
+    if cover < 0 and short is not None:
+        fail(
+            f"move file {moves} ran out after {short:,} moves with cells of the {width}×{height} torus "
+            f"still unvisited: the cover is not decided (the cap is {int(cap_ratio * size):,} moves)",
+            code=1,
+        )
     result = {
         "strategy": strat.spec,
         "width": width,
@@ -278,7 +315,7 @@ def cover_cmd(
 @app.command("sweep")
 def sweep_cmd(
     ctx: typer.Context,
-    strategy: str = typer.Option("champion", "--strategy", "-s", help=STRATEGY_HELP),
+    strategy: str | None = typer.Option(None, "--strategy", "-s", help=STRATEGY_HELP),
     k: int | None = typer.Option(None, "--k", help=K_HELP),
     max_area: int = typer.Option(..., "--max-area", "-N", help="Every ordered grid A×B with A·B ≤ N."),
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0: all cores; 1: in this process)."),
@@ -301,7 +338,12 @@ def sweep_cmd(
         None, "--plot", help="Also save a PNG: ratio map over A and B, worst and mean per band of S, histogram."
     ),
 ) -> None:
-    """Exact worst cover ratio over every grid A·B ≤ N (resumable: Ctrl-C keeps finished chunks)."""
+    """Exact worst cover ratio over every grid A·B ≤ N (resumable: Ctrl-C keeps finished chunks).
+
+    A move file (``-s 'file(path=...)'``) with no moves is refused; one that runs out before
+    the cap on some grid leaves those grids undecided: the figures are printed, then an
+    error (exit 1) says how many moves the file held.
+    """
     from snakelab.games.blind.sweep import check_options, count_grids, default_checkpoint, run_sweep
 
     try:
@@ -316,7 +358,8 @@ def sweep_cmd(
             from snakelab.analysis.blind import check_output
 
             check_output(plot)  # before minutes of sweeping
-        spec = _strategy(strategy, k).spec
+        strat = _strategy(strategy, k)
+        spec = strat.spec
         ex = make_executor(executor, jobs)
         path = None if no_checkpoint else checkpoint or default_checkpoint(spec, max_area, cap_ratio)
         if path is not None and fresh and path.exists():
@@ -370,6 +413,13 @@ def sweep_cmd(
         except SnakelabError as exc:
             fail(str(exc))
         err_console.print(f"plot: {plot}")
+    short = _ran_out(strat, int(cap_ratio * max_area))
+    if short is not None and res["uncovered"]:
+        fail(
+            f"the move file ran out after {short:,} moves: {res['uncovered']:,} grids were not covered by then "
+            f"or within {cap_ratio:g}·S, so their cover and the worst ratio are not decided",
+            code=1,
+        )
 
 
 def _print_sweep(res: dict[str, Any], top: int, wall: float, path: Path | None) -> None:
@@ -423,7 +473,7 @@ def sweep_plot_cmd(
 
 @app.command("moves")
 def moves_cmd(
-    strategy: str = typer.Option("champion", "--strategy", "-s", help=STRATEGY_HELP),
+    strategy: str | None = typer.Option(None, "--strategy", "-s", help=STRATEGY_HELP),
     k: int | None = typer.Option(None, "--k", help=K_HELP),
     count: int = typer.Option(35_000_000, "--count", "-n", help="Number of moves to write."),
     out: Path = typer.Option(..., "--out", "-o", help="Move file to write (one letter R/L/U/D per move)."),
@@ -441,11 +491,11 @@ def moves_cmd(
 
 @app.command("show")
 def show_cmd(
-    strategy: str = typer.Option("champion", "--strategy", "-s", help=STRATEGY_HELP),
+    strategy: str | None = typer.Option(None, "--strategy", "-s", help=STRATEGY_HELP),
     k: int | None = typer.Option(None, "--k", help=K_HELP),
     width: int = typer.Option(..., "--width", "-W", help="A, columns of the torus."),
     height: int = typer.Option(..., "--height", "-H", help="B, rows of the torus."),
-    moves: Path | None = typer.Option(None, "--moves", help="Show a move file instead of a strategy."),
+    moves: Path | None = typer.Option(None, "--moves", help=MOVES_HELP),
 ) -> None:
     """Trace view: the torus with every cell coloured by the move of its first visit (S ≤ 10^4)."""
     from snakelab.games.blind.render import trace
@@ -476,7 +526,7 @@ def tests_generate_cmd(
 
 @tests_app.command("run")
 def tests_run_cmd(
-    strategy: str = typer.Option("champion", "--strategy", "-s", help=STRATEGY_HELP),
+    strategy: str | None = typer.Option(None, "--strategy", "-s", help=STRATEGY_HELP),
     k: int | None = typer.Option(None, "--k", help=K_HELP),
     tests: Path = typer.Option(Path("tests.csv"), "--tests", "-t", help="Test set CSV."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Write per-grid results as CSV."),

@@ -73,23 +73,44 @@ def _warn(msg: str) -> None:
 
 @app.command("score")
 def score_cmd(
-    solutions: list[Path] = typer.Argument(..., help="Solution JSON files (lists of problemId/seed/solution)."),
+    solutions: list[Path] = typer.Argument(
+        ...,
+        help=(
+            "Solution JSON files (lists of problemId/seed/solution). Entries are taken in order, files "
+            "first to last: a later entry for the same problem and seed replaces the earlier one, "
+            "with a warning on standard error."
+        ),
+    ),
     problems: Path | None = typer.Option(None, "--problems", help=PROBLEMS_HELP),
-    as_json: bool = typer.Option(False, "--json", help="Print a JSON list of per-problem objects."),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print a JSON list of per-problem objects: problemId, score, phrases, seeds."
+    ),
 ) -> None:
     """Score solutions exactly as the official scorer: per seed and per problem.
 
     A malformed file, an unknown problem or a bad problem file gives a one-line message
-    on standard error (exit code 2, bad input) and everything else is still scored.
+    on standard error (exit code 2, bad input) and everything else is still scored. When several
+    entries (in one file or across files) give the same problem and seed, the last one
+    is scored, as the contest's server kept the last submission, and each replaced
+    entry is named in a warning.
     """
     entries: list[SolutionEntry] = []
     problems_failed = False
+    first_seen: dict[tuple[int, int], str] = {}
     for path in solutions:
         try:
-            entries.extend(load_solutions(path))
+            loaded = load_solutions(path)
         except CodecError as exc:
             _warn(str(exc))
             problems_failed = True
+            continue
+        for i, e in enumerate(loaded):
+            where = f"{path} entry {i}"
+            key = (e.problem_id, e.seed)
+            if key in first_seen:
+                sys.stderr.write(f"warning: problem {e.problem_id} seed {e.seed}: {where} replaces {first_seen[key]}\n")
+            first_seen[key] = where
+        entries.extend(loaded)
     by_problem: dict[int, list[SolutionEntry]] = defaultdict(list)
     for e in entries:
         by_problem[e.problem_id].append(e)
@@ -305,7 +326,14 @@ def show_cmd(
     ctx: typer.Context,
     problem: str = typer.Argument(..., help="Problem id, or a problem JSON file."),
     solution: Path | None = typer.Option(None, "--solution", "-s", help="Replay this solution file."),
-    seed: int | None = typer.Option(None, "--seed", help="Seed to replay (default: the first in the file)."),
+    seed: int | None = typer.Option(
+        None,
+        "--seed",
+        help=(
+            "Seed to replay (default: the seed of the file's first entry for the problem; "
+            "of several entries for one seed the last counts, as in scoring)."
+        ),
+    ),
     speed: float = typer.Option(
         0.0, "--speed", min=0.0, help="Locks per second for a live replay; 0 shows only the end."
     ),
@@ -335,11 +363,13 @@ def show_cmd(
         entries = [e for e in load_solutions(solution) if e.problem_id == prob.id]
     except CodecError as exc:
         fail(str(exc))
-    if seed is not None:
-        entries = [e for e in entries if e.seed == seed]
     if not entries:
-        fail(f"{solution} holds no solution for problem {prob.id}" + (f" seed {seed}" if seed is not None else ""))
-    entry = entries[-1]
+        fail(f"{solution} holds no solution for problem {prob.id}")
+    wanted = entries[0].seed if seed is None else seed
+    entries = [e for e in entries if e.seed == wanted]
+    if not entries:
+        fail(f"{solution} holds no solution for problem {prob.id} seed {wanted}")
+    entry = entries[-1]  # a later entry for the same seed replaces an earlier one, as in scoring
     if entry.seed not in prob.source_seeds:
         fail(f"seed {entry.seed} is not one of problem {prob.id}'s seeds")
     frames, err = _replay_frames(prob, entry.seed, entry.solution)

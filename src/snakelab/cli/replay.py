@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 
 from snakelab.cli.common import console, err_console, fail
-from snakelab.core.errors import SnakelabError
+from snakelab.core.errors import IllegalActionError, ReplayMismatchError, SnakelabError
 from snakelab.core.registry import game_entry
 from snakelab.core.replay import read_replay, states, verify
 
@@ -18,11 +18,19 @@ app = typer.Typer(help="Show or verify replay files (JSON lines) of any game.", 
 
 @app.command("verify")
 def verify_cmd(file: Path = typer.Argument(..., help="Replay file to re-simulate.")) -> None:
-    """Re-simulate a replay and check every step; exit 1 on a mismatch."""
+    """Re-simulate a replay and check every step.
+
+    Exit status: 0 when every step matches; 1 on a mismatch (a step, event, state or
+    outcome that differs, or a recorded action the rules refuse); 2 when the file cannot
+    be read as a replay (missing, unreadable, malformed, truncated, or of a game this
+    snakelab does not know), so a script can tell a bad replay from a missing file.
+    """
     try:
         n = verify(file)
-    except SnakelabError as exc:
+    except (ReplayMismatchError, IllegalActionError) as exc:
         fail(f"{file}: {exc}" if str(file) not in str(exc) else str(exc), code=1)
+    except SnakelabError as exc:
+        fail(f"{file}: {exc}" if str(file) not in str(exc) else str(exc), code=2)
     console.print(f"{file}: OK, {n} steps verified")
 
 

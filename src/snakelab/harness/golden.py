@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from snakelab.core.game import JSON
+from snakelab.core.game import JSON, Budget
 from snakelab.core.registry import make, make_agent
 from snakelab.core.replay import read_replay, verify
 from snakelab.harness.match import play
@@ -40,9 +40,18 @@ def _lines(text: str) -> list[dict[str, JSON]]:
 
 
 def check_golden(
-    golden: str | os.PathLike[str], game: str, agents: Sequence[str], seed: int, *, state_every: int = 1
+    golden: str | os.PathLike[str],
+    game: str,
+    agents: Sequence[str],
+    seed: int,
+    *,
+    state_every: int = 1,
+    budget: Budget | None = None,
 ) -> None:
     """Play ``game`` with ``agents`` from ``seed`` and compare with the golden replay file.
+
+    Agents that search need a node ``budget`` (``Budget(nodes=N)``) here: on the clock
+    their games depend on the machine's load and could not be golden.
 
     With ``SNAKELAB_UPDATE_GOLDEN`` set, the file is (re)written instead. Either way the
     golden file must then verify by re-simulation.
@@ -54,7 +63,13 @@ def check_golden(
     with tempfile.TemporaryDirectory() as tmp:
         fresh = Path(tmp) / "replay.jsonl"
         play(
-            make(game), [make_agent(a) for a in agents], seed, agent_names=agents, replay=fresh, state_every=state_every
+            make(game),
+            [make_agent(a) for a in agents],
+            seed,
+            agent_names=agents,
+            replay=fresh,
+            state_every=state_every,
+            budget=budget,
         )
         text = fresh.read_text()
     if os.environ.get(UPDATE_ENV):

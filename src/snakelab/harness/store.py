@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import functools
 import hashlib
 import json
 import os
@@ -47,7 +48,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -270,8 +271,66 @@ def parse_run_id(text: str | int) -> int:
     return int(t)
 
 
+#: What a damaged store raises while it is read: SQLite's own errors, and the decoders'
+#: for a record whose bytes were changed (compressed plan, JSON, a missing field).
+_DAMAGE = (sqlite3.Error, zlib.error, ValueError, KeyError, TypeError)
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _damage_error(store: Store, exc: BaseException) -> StoreError:
+    if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+        return StoreError(f"results store {store.path} is busy (locked by another process): {exc}")
+    if isinstance(exc, sqlite3.Error):
+        what = f"cannot be read ({exc})"
+    else:
+        what = f"holds a damaged record ({type(exc).__name__}: {exc})"
+    return StoreError(
+        f"results store {store.path} {what}; it may be damaged: keep a copy, and use another store "
+        f"(${STORE_ENV}=PATH) or run 'sqlite3 {store.path} .recover' to save what is left"
+    )
+
+
+def _guarded(method: _F) -> _F:
+    """Turn a damaged store's errors inside ``method`` into a :class:`StoreError` naming the file.
+
+    A store can be damaged behind snakelab's back (a disk error, a copy cut short, bytes
+    overwritten); every read and write then says so on one line instead of a traceback.
+    """
+
+    @functools.wraps(method)
+    def wrapper(self: Store, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except StoreError:
+            raise
+        except _DAMAGE as exc:
+            raise _damage_error(self, exc) from None
+
+    return cast(_F, wrapper)
+
+
+def _guarded_iter(method: _F) -> _F:
+    """:func:`_guarded` for a generator method: errors raised while it is iterated."""
+
+    @functools.wraps(method)
+    def wrapper(self: Store, *args: Any, **kwargs: Any) -> Iterator[Any]:
+        try:
+            yield from method(self, *args, **kwargs)
+        except StoreError:
+            raise
+        except _DAMAGE as exc:
+            raise _damage_error(self, exc) from None
+
+    return cast(_F, wrapper)
+
+
 class Store:
     """A results store in one SQLite file; see the module docstring.
+
+    Every method turns the errors of a damaged file (SQLite's "database disk image is
+    malformed", a record that no longer decodes) into a :class:`StoreError` naming the
+    file, so the CLI reports them on one line.
 
     Args:
         path: The database file (created with its tables if missing). Its folder must
@@ -313,6 +372,7 @@ class Store:
         self.close()
 
     # -- writing ---------------------------------------------------------------
+    @_guarded
     def create_run(
         self,
         specs: Sequence[MatchSpec],
@@ -336,6 +396,7 @@ class Store:
             self._db.execute("INSERT INTO plans (run_id, specs) VALUES (?, ?)", (cur.lastrowid, plan))
         return cur.lastrowid
 
+    @_guarded
     def add_match(self, run_id: int, idx: int, spec: MatchSpec, result: MatchResult) -> None:
         """Store one finished match in its own transaction (a repeat of a stored index is ignored)."""
         with self._tx():
@@ -352,6 +413,7 @@ class Store:
                     (_now(), run_id),
                 )
 
+    @_guarded
     def delete_run(self, run_id: int) -> None:
         """Remove a run and its matches.
 
@@ -366,6 +428,7 @@ class Store:
     def _tx(self) -> _Transaction:
         return _Transaction(self._db)
 
+    @_guarded
     def plan(self, run_id: int | str) -> list[MatchSpec]:
         """Every planned spec of a run, in order.
 
@@ -378,6 +441,7 @@ class Store:
             raise StoreError(f"run {rid} in {self.path} has no stored plan")
         return [spec_from_json(d) for d in json.loads(zlib.decompress(row[0]))]
 
+    @_guarded
     def resume(self, run_id: int | str, specs: Sequence[MatchSpec]) -> tuple[list[MatchSpec], list[str]]:
         """Check that ``specs`` plan the same matches as a stored run; return the plan to continue.
 
@@ -426,11 +490,13 @@ class Store:
         return plan, list(notes.values())
 
     # -- reading ---------------------------------------------------------------
+    @_guarded
     def runs(self) -> list[RunInfo]:
         """Every run, oldest first."""
         rows = self._db.execute(f"SELECT {_RUN_COLUMNS} FROM runs ORDER BY id").fetchall()
         return [_run_info(row) for row in rows]
 
+    @_guarded
     def run(self, run_id: int | str) -> RunInfo:
         """One run.
 
@@ -446,12 +512,14 @@ class Store:
             raise UnknownRunError(f"unknown run id {rid} in results store {self.path} (see snakelab results list)")
         return _run_info(row)
 
+    @_guarded
     def specs_hash(self, run_id: int) -> str:
         """The digest of a run's planned specs (see :func:`specs_digest`)."""
         self.run(run_id)
         row = self._db.execute("SELECT specs_hash FROM runs WHERE id = ?", (run_id,)).fetchone()
         return str(row[0])
 
+    @_guarded
     def results(self, run_id: int | str) -> dict[int, MatchResult]:
         """The stored results of a run, keyed by match position.
 
@@ -461,11 +529,13 @@ class Store:
         rid = self.run(run_id).id
         return {idx: result_from_json(json.loads(text)) for idx, text in self._iter(rid, "result")}
 
+    @_guarded
     def specs(self, run_id: int | str) -> dict[int, MatchSpec]:
         """The specs of a run's stored matches, keyed by match position."""
         rid = self.run(run_id).id
         return {idx: spec_from_json(json.loads(text)) for idx, text in self._iter(rid, "spec")}
 
+    @_guarded_iter
     def iter_results(self, run_ids: Sequence[int] | None = None) -> Iterator[tuple[int, int, MatchResult]]:
         """Every stored result as ``(run_id, idx, result)``, in run then match order.
 
@@ -481,6 +551,7 @@ class Store:
             for idx, text in self._iter(rid, "result"):
                 yield rid, idx, result_from_json(json.loads(text))
 
+    @_guarded_iter
     def _iter(self, run_id: int, column: str) -> Iterator[tuple[int, str]]:
         # column is one of two literals chosen above, never user input.
         yield from self._db.execute(f"SELECT idx, {column} FROM matches WHERE run_id = ? ORDER BY idx", (run_id,))

@@ -55,9 +55,37 @@ def test_bad_key_or_value_names_file_line_and_key(tmp_path, text, line, key):
 def test_a_bad_combination_names_the_files(tmp_path):
     f = tmp_path / "snake_config.txt"
     f.write_text("gw 8\ngh 8\n")
-    fc = load_config_files([f])
+    with pytest.raises(ConfigError, match=r"snake_config\.txt:1"):
+        load_config_files([f])
+    fc = parse_config_text(f.read_text(), str(f))
     with pytest.raises(ConfigError, match=r"snake_config\.txt:1"):
         config_from_files(fc)
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        ["game_width 70\nstarting_length 60\n"],
+        ["starting_length 60\n", "game_width 70\n"],  # the key it depends on comes in a later file
+        ["gh 70\nsl 70\nns 2\nnz 0\n"],
+    ],
+)
+def test_files_are_checked_as_a_whole(tmp_path, texts):
+    files = []
+    for i, text in enumerate(texts):
+        files.append(tmp_path / f"{i}_snake_config.txt")
+        files[-1].write_text(text)
+    cfg = config_from_files(load_config_files(files))
+    assert cfg.starting_length in (60, 70) and max(cfg.game_width, cfg.game_height) == 70
+
+
+def test_a_combination_that_does_not_fit_names_every_line_involved(tmp_path):
+    f = tmp_path / "snake_config.txt"
+    f.write_text("speed 40\ngame_width 70\nstarting_length 80\n")
+    with pytest.raises(ConfigError) as err:
+        load_config_files([f])
+    msg = str(err.value)
+    assert f"{f}:2" in msg and f"{f}:3" in msg and "starting_length 80" in msg
 
 
 def test_format_parse_round_trip():

@@ -187,3 +187,66 @@ def test_stray_character_in_a_move_file__one_line_error(tmp_path):
     r = _snakelab("blind", "cover", "--moves", str(path), "-W", "3", "-H", "3")
     assert r.returncode != 0 and "line 3, column 3" in r.stderr and "'?'" in r.stderr
     assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_a_move_file_that_runs_out_leaves_the_cover_undecided(tmp_path):
+    short = tmp_path / "short.txt"
+    short.write_text("RDRDRD\n")
+    r = _snakelab("blind", "cover", "--moves", str(short), "-W", "5", "-H", "5")
+    assert r.returncode == 1
+    assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert "ran out after 6 moves" in r.stderr and "not decided" in r.stderr
+    assert "not covered within" not in r.stdout
+    # A file long enough to decide still gives its cover.
+    assert _snakelab("blind", "cover", "--moves", str(short), "-W", "2", "-H", "1").returncode == 0
+
+
+@pytest.mark.parametrize("verb", ["cover", "sweep"])
+def test_an_empty_move_file_is_refused(tmp_path, verb):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n")
+    if verb == "cover":
+        r = _snakelab("blind", "cover", "--moves", str(empty), "-W", "5", "-H", "5")
+    else:
+        r = _snakelab("blind", "sweep", "-s", f"file(path={empty})", "-N", "20", "-j", "1", "--no-checkpoint")
+    assert r.returncode != 0 and "holds no moves" in r.stderr
+    assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert "worst_ratio" not in r.stdout
+
+
+def test_a_sweep_of_a_move_file_that_runs_out_says_so(tmp_path):
+    short = tmp_path / "short.txt"
+    short.write_text("RDRDRD\n")
+    r = _snakelab("blind", "sweep", "-s", f"file(path={short})", "-N", "20", "-j", "1", "--no-checkpoint", "--json")
+    assert r.returncode == 1
+    assert _json(r.stdout)["grids"] > 0  # the figures are still printed
+    assert "ran out after 6 moves" in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["-s", "dynamic-zigzag(k=20)", "--k", "11"], "both set k"),
+        (["-s", "spiral", "--moves", "MOVES"], "--moves and --strategy"),
+        (["--k", "11", "--moves", "MOVES"], "--moves and --k"),
+    ],
+)
+def test_conflicting_options_are_refused(tmp_path, args, needle):
+    moves = tmp_path / "m.txt"
+    moves.write_text("RDRDRDRD\n")
+    args = [str(moves) if a == "MOVES" else a for a in args]
+    r = _snakelab("blind", "cover", *args, "-W", "2", "-H", "2")
+    assert r.returncode == 2 and needle in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_lower_case_move_letters_are_read_and_the_message_says_either_case(tmp_path):
+    low, up, bad = tmp_path / "low.txt", tmp_path / "up.txt", tmp_path / "bad.txt"
+    low.write_text("rdrdrdrd\n")
+    up.write_text("RDRDRDRD\n")
+    bad.write_text("rdx\n")
+    a = _json(_snakelab("blind", "cover", "--moves", str(low), "-W", "2", "-H", "2", "--json").stdout)
+    b = _json(_snakelab("blind", "cover", "--moves", str(up), "-W", "2", "-H", "2", "--json").stdout)
+    assert a["cover"] == b["cover"] is not None
+    r = _snakelab("blind", "cover", "--moves", str(bad), "-W", "2", "-H", "2")
+    assert "R, L, U and D (either case)" in r.stderr

@@ -73,3 +73,21 @@ def test_random_weight_passes_only_improve_and_their_scores_are_exact(problems):
     assert time.monotonic() < deadline + 2.0  # the deadline holds, with slack for a loaded machine
     assert got.score > start.score and got.width == 8
     assert score_seed(p, seed, got.solution).score == got.score
+
+
+def test_champion_under_a_node_budget_is_reproducible_whatever_the_clock(monkeypatch):
+    import itertools
+
+    from snakelab.games.hextris import solver
+    from snakelab.games.hextris.agents import width_for_nodes
+
+    # Widths 1, 2, 4 cost 1 + 2 + 4 = 7 beam nodes per unit.
+    assert [width_for_nodes(n, 100) for n in (0, 299, 300, 699, 700)] == [1, 1, 2, 2, 4]
+    game = "hextris(problem=21,seed_index=0)"
+    calm = play(make(game), [make_agent("hextris.champion")], 0, budget=Budget(nodes=2000))
+    # A clock that races ahead by a minute at every look: a time budget would be spent
+    # at once; the node budget is not a clock.
+    ticks = itertools.count()
+    monkeypatch.setattr(solver.time, "monotonic", lambda: 60.0 * next(ticks))
+    rushed = play(make(game), [make_agent("hextris.champion")], 0, budget=Budget(nodes=2000))
+    assert calm.outcome.to_json() == rushed.outcome.to_json() and calm.steps == rushed.steps

@@ -19,6 +19,13 @@ Pending growth is inferred from what any bot could see (a head on last step's ap
 grows, one cell a step), not read from the state. Breadth-first searches and flood
 fills are numba kernels, so a move costs about a millisecond, far inside the 50 ms
 budget (the budget is honoured: the look-ahead stops when it runs out).
+
+The budget is either time or nodes. By time (``Budget(time_s=...)``, 30 % of it, or
+15 ms without a budget) the look-ahead stops on the wall clock, so how deep it sees
+depends on the machine's load and two runs can differ. By nodes
+(``Budget(nodes=N)``, which wins when both are given) it stops after visiting ``N``
+look-ahead positions in a decision, whatever the clock: the same game and seeds then
+play exactly the same moves on any machine (``--nodes`` on the arena verbs).
 """
 
 from __future__ import annotations
@@ -120,6 +127,21 @@ class ChampionAgent(BaseAgent):
     def __init__(self, depth: int = 4, deep: int = 8) -> None:
         self.depth = depth
         self.deep = deep
+        self._t_end = 0.0
+        self._nodes_left: int | None = None
+
+    def _more(self) -> bool:
+        """Whether the decision's budget has room for one more look-ahead position."""
+        if self._nodes_left is not None:
+            return self._nodes_left > 0
+        return time.perf_counter() < self._t_end
+
+    def _take(self) -> bool:
+        """Spend one look-ahead position of the budget; False when there was none left."""
+        if self._nodes_left is not None:
+            self._nodes_left -= 1
+            return self._nodes_left >= 0
+        return time.perf_counter() <= self._t_end
 
     def reset(self, info: GameInfo, player: int, seed: int) -> None:
         """Prepare the scratch arrays for this board."""
@@ -219,7 +241,11 @@ class ChampionAgent(BaseAgent):
         """One move (an absolute direction)."""
         s: State = observation
         me = self.player
-        t_end = time.perf_counter() + (0.3 * budget.time_s if budget and budget.time_s else 0.015)
+        if budget is not None and budget.nodes is not None:
+            self._nodes_left = budget.nodes
+        else:
+            self._nodes_left = None
+            self._t_end = time.perf_counter() + (0.3 * budget.time_s if budget and budget.time_s else 0.015)
         self._infer_growth(s)
         if not s.alive[me]:
             return STRAIGHT
@@ -335,8 +361,8 @@ class ChampionAgent(BaseAgent):
                 zd = min((s.grid.manhattan(nh, zh) for zh in zheads), default=20)
                 score += 15.0 * min(zd, 6)
                 depth = self.deep if zd <= 4 else self.depth
-                if depth > 0 and zd <= 2 * depth + 1 and time.perf_counter() < t_end:
-                    surv = self._lookahead(s, over, zb, nh, d, opp_next_heads, depth, t_end)
+                if depth > 0 and zd <= 2 * depth + 1 and self._more():
+                    surv = self._lookahead(s, over, zb, nh, d, opp_next_heads, depth)
                     score -= 1e8 * (depth - surv)
                 if zd <= 4:
                     score += 60.0 * safe_next  # keep away from walls and corners while chased
@@ -353,7 +379,6 @@ class ChampionAgent(BaseAgent):
         heading: int,
         opp: list[int],
         depth: int,
-        t_end: float,
         ext: int = 60,
     ) -> int:
         """Free plies (up to ``depth``) the snake survives the zombies' exact chase from here.
@@ -362,7 +387,7 @@ class ChampionAgent(BaseAgent):
         them, so being herded into a wall by two zombies is seen however far the wall
         is. Opponents stand still and the own tail stays (pessimistic but cheap).
         """
-        if depth == 0 or time.perf_counter() > t_end:
+        if depth == 0 or not self._take():
             return depth
         pnbr, occ = s._nbr, s.occ
         me = self.player + 1
@@ -382,10 +407,10 @@ class ChampionAgent(BaseAgent):
             return 0
         if len(children) == 1 and ext > 0:
             c, d, o2, zb = children[0]
-            return self._lookahead(s, o2, zb, c, d, opp, depth, t_end, ext - 1)
+            return self._lookahead(s, o2, zb, c, d, opp, depth, ext - 1)
         best = 0
         for c, d, o2, zb in children:
-            got = 1 + self._lookahead(s, o2, zb, c, d, opp, depth - 1, t_end, ext)
+            got = 1 + self._lookahead(s, o2, zb, c, d, opp, depth - 1, ext)
             if got > best:
                 best = got
                 if best >= depth:

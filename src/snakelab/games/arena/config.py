@@ -4,9 +4,17 @@ A config file holds lines ``key value``; ``#`` starts a comment and blank lines 
 allowed. Keys are the :class:`~snakelab.games.arena.rules.Config` fields or their
 aliases (``gw``, ``ns``, ``speed``, ``game_time``...), plus ``random_seed`` (``rs``),
 any string, which seeds the game. Every file in a folder whose name contains
-``snake_config`` is read, in name order (later files win on a repeated key). A bad
-key or value raises :class:`~snakelab.core.errors.ConfigError` naming the file, the
-line and the key.
+``snake_config`` is read, in name order (later files win on a repeated key).
+
+Checks come in two rounds, as a user reads a file. Each line alone: a known key, a
+value of the right type, within the bounds that hold whatever the other keys say
+(``game_width ≥ 2``, ``num_snakes`` 2..64, ``duration ≥ 1``...); the error names the
+file, the line and the key. Then the files as a whole, once all are read: the limits
+that tie keys together (``starting_length`` up to the board's longer side, the lines and
+apples fitting on half the board) are checked on the values the files give, with the
+defaults only for keys no file sets, so ``game_width 70`` with ``starting_length 60`` is
+as valid in a file as ``arena(game_width=70,starting_length=60)`` is on the command line;
+that error names the files and lines of the keys involved.
 """
 
 from __future__ import annotations
@@ -113,13 +121,41 @@ def parse_config_text(text: str, name: str = "<config>", into: FileConfig | None
             continue
         try:
             coerced = _coerce(key, value)
-            # Check the value alone on the default board, so the error points at this line.
-            config_from_kwargs(Config, "arena", {key: coerced})
+            # The bounds of this value alone, so the error points at this line; the limits
+            # that tie keys together wait for the whole set (load_config_files).
+            _check_alone(key, coerced)
         except ConfigError as exc:
             raise ConfigError(f"{name}:{no}: key {parts[0]!r}: {_plain(str(exc))}") from None
         out.params[key] = coerced
         out.sources[key] = f"{name}:{no}"
     return out
+
+
+#: Bounds of each integer key that hold whatever the other keys say: (least, most or None).
+#: The board's sides are bounded by the 10^6-cell limit with the other side at its least.
+_ALONE: dict[str, tuple[int, int | None]] = {
+    "game_width": (2, 500_000),
+    "game_height": (2, 500_000),
+    "num_snakes": (2, 64),
+    "starting_length": (2, 500_000),
+    "num_zombies": (0, None),
+    "num_apples": (0, None),
+    "num_obstacles": (0, None),
+    "apple_growth": (0, None),
+    "apple_limit": (1, None),
+    "duration": (1, None),
+    "speed": (1, None),
+    "zombie_speed": (1, None),
+}
+
+
+def _check_alone(key: str, value: int | bool) -> None:
+    if isinstance(value, bool) or key not in _ALONE:
+        return
+    lo, hi = _ALONE[key]
+    if value < lo or (hi is not None and value > hi):
+        bound = f"≥ {lo}" if hi is None else f"between {lo} and {hi:,}"
+        raise ConfigError(f"{key} {value} must be {bound}")
 
 
 def _coerce(key: str, value: str) -> int | bool:
@@ -166,11 +202,12 @@ def find_config_files(folder: str | os.PathLike[str] = ".") -> list[Path]:
 
 
 def load_config_files(files: list[Path]) -> FileConfig:
-    """Read config files in order (later ones win).
+    """Read config files in order (later ones win) and check them as a whole.
 
     Raises:
-        ConfigError: naming the file and line for a bad key or value, or an
-            unreadable file.
+        ConfigError: naming the file and line for a bad key or value, an unreadable
+            file, or naming the files and lines of the keys when together they do not
+            make a valid game.
     """
     out = FileConfig()
     for f in files:
@@ -182,6 +219,7 @@ def load_config_files(files: list[Path]) -> FileConfig:
             raise ConfigError(f"{f}: not a text file") from None
         parse_config_text(text, str(f), out)
         out.files.append(f)
+    config_from_files(out)  # the files as a whole: the limits that tie keys together
     return out
 
 

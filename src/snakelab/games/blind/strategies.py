@@ -242,8 +242,13 @@ def zigzag_moves_array(n: int, lengths: SegmentLengths) -> Moves:
 class FileStrategy(Strategy):
     """The moves of a move file (finite: the sequence ends with the file).
 
+    A cover that the file runs out before is not decided (see ``snakelab blind cover``).
+
     Args:
         path: A text file of move letters; see :func:`read_moves`.
+
+    Raises:
+        CodecError: for an unreadable file, a stray character, or a file with no moves.
     """
 
     name = "file"
@@ -252,6 +257,8 @@ class FileStrategy(Strategy):
         super().__init__(path=str(path))
         self.path = Path(path)
         self._codes = read_moves(self.path)
+        if len(self._codes) == 0:
+            raise CodecError(f"move file {self.path} holds no moves")
         self.monotone = bool(np.all(self._codes <= D))
 
     def moves(self) -> Iterator[str]:
@@ -294,7 +301,10 @@ def write_moves(path: str | Path, strategy: Strategy, count: int, *, line_length
 
 
 def parse_moves(text: str, source: str = "moves") -> Moves:
-    """Read move letters (``R L U D``, either case; line breaks and spaces ignored).
+    """Read move letters (``R L U D`` in either case; spaces, tabs and line breaks ignored).
+
+    Lower-case letters are the same moves as upper-case ones: a hand-written file need
+    not shout, and the error message says so.
 
     Raises:
         CodecError: naming the line and column of the first stray character.
@@ -309,7 +319,7 @@ def parse_moves(text: str, source: str = "moves") -> Moves:
                 if ch.upper() not in "RDLU" and ch not in " \t\r":
                     raise CodecError(
                         f"{source}: line {lineno}, column {col}: stray character {ch!r}; "
-                        "a move file holds only the letters R, L, U and D"
+                        "a move file holds only the letters R, L, U and D (either case)"
                     )
     return np.frombuffer(clean.translate(_TO_CODE), dtype=np.uint8).copy()
 

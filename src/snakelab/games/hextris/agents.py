@@ -73,11 +73,28 @@ class SeedAgent(_PlanningAgent):
         return solve_seed_method(state.problem, state.seed, SEED_PHRASES).solution
 
 
+def width_for_nodes(nodes: int, units: int) -> int:
+    """The widest beam a budget of ``nodes`` beam nodes pays for on a game of ``units`` units.
+
+    The passes widen 1, 2, 4, … ``W``, which costs ``(2W - 1)`` nodes per unit in all.
+    """
+    width = 1
+    while (4 * width - 1) * max(1, units) <= nodes:
+        width *= 2
+    return width
+
+
 class ChampionAgent(_PlanningAgent):
     """Anytime beam search over placements with phrase embedding (all 18 phrases).
 
+    Under a time budget (``Budget(time_s=...)``, else ``time_limit``) the search runs on
+    the clock, so its answer depends on the machine and its load. Under a node budget
+    (``Budget(nodes=N)``, which wins when both are given) it is exactly reproducible: the
+    widening stops at the widest beam whose passes fit ``N`` beam nodes (see
+    :func:`width_for_nodes`), with no clock and no random-weight passes.
+
     Args:
-        time_limit: Seconds to plan a game when the budget gives no time.
+        time_limit: Seconds to plan a game when the budget gives neither time nor nodes.
     """
 
     def __init__(self, time_limit: float = 5.0) -> None:
@@ -85,5 +102,11 @@ class ChampionAgent(_PlanningAgent):
         self.time_limit = time_limit
 
     def _solve(self, state: State, budget: Budget | None) -> str:
+        if budget is not None and budget.nodes is not None:
+            width = width_for_nodes(budget.nodes, state.problem.source_length)
+            # No deadline that could bind: the passes, not the clock, end the search.
+            return solve_champion(
+                state.problem, state.seed, 1e9, PHRASES, max_width=width, random_passes=False
+            ).solution
         t = budget.time_s if budget is not None and budget.time_s is not None else self.time_limit
         return solve_champion(state.problem, state.seed, t, PHRASES).solution

@@ -6,7 +6,9 @@
   optional).
 
 Every malformed file raises :class:`~snakelab.core.errors.CodecError` naming the file
-and the field that was wrong.
+and the field that was wrong: not UTF-8, not JSON, a missing or mistyped field, a seed
+outside ``0 .. 2^32-1`` (the contest's generator is 32-bit), or sizes far beyond the
+contest's (see :data:`LIMITS`), which are refused before anything is allocated for them.
 """
 
 from __future__ import annotations
@@ -25,6 +27,23 @@ Cell = tuple[int, int]
 #: Where the problems are looked for when no directory is given: ``$SNAKELAB_ICFP2015_PROBLEMS``
 #: if set, else the 25 qualifier problems shipped inside the package (see :func:`find_problems_dir`).
 ENV_PROBLEMS = "SNAKELAB_ICFP2015_PROBLEMS"
+
+#: The largest problem accepted, per quantity. The contest's biggest are a 100×50 board
+#: (4000 cells), 54 unit types of up to 17 members, 265 filled cells, 1620 units per game
+#: and 50 seeds; these bounds leave room for harder hand-made problems while refusing a
+#: file that would take gigabytes (a 10^6×10^6 board) before anything is built from it.
+LIMITS: dict[str, int] = {
+    "side": 1000,  # width or height
+    "cells": 250_000,  # width × height
+    "units": 10_000,
+    "members": 10_000,  # members of one unit
+    "coordinate": 100_000,  # |x| and |y| of a unit cell or pivot
+    "sourceLength": 1_000_000,
+    "sourceSeeds": 100_000,
+}
+
+#: Largest file read as a problem or solution (bytes): far above any real one.
+MAX_FILE_BYTES = 256 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -94,6 +113,22 @@ def _cell(obj: Any, where: str) -> Cell:
     return (_int(obj, "x", where), _int(obj, "y", where))
 
 
+#: Largest seed: the contest's random generator keeps 32 bits of state.
+MAX_SEED = 2**32 - 1
+
+
+def _at_most(n: int, limit: str, what: str, where: str) -> None:
+    if n > LIMITS[limit]:
+        raise CodecError(f"{where}: {n:,} {what} is too many (at most {LIMITS[limit]:,})")
+
+
+def _coord(c: Cell, where: str) -> Cell:
+    bound = LIMITS["coordinate"]
+    if abs(c[0]) > bound or abs(c[1]) > bound:
+        raise CodecError(f"{where}: cell ({c[0]}, {c[1]}) is too far out (|x|, |y| ≤ {bound:,})")
+    return c
+
+
 def _list(obj: dict[str, Any], key: str, where: str) -> list[Any]:
     if key not in obj:
         raise CodecError(f"{where}: missing field {key!r}")
@@ -116,36 +151,53 @@ def parse_problem(obj: Any, source: str = "problem") -> Problem:
     if not isinstance(obj, dict):
         raise CodecError(f"{source}: a problem must be a JSON object")
     pid = _int(obj, "id", source)
+    if pid < 0:
+        raise CodecError(f"{source}: id {pid} must be ≥ 0")
     width = _int(obj, "width", source)
     height = _int(obj, "height", source)
     if width < 1 or height < 1:
         raise CodecError(f"{source}: board {width}×{height} must have width and height ≥ 1")
+    if max(width, height) > LIMITS["side"] or width * height > LIMITS["cells"]:
+        raise CodecError(
+            f"{source}: board {width}×{height} is too big (at most {LIMITS['side']} a side and "
+            f"{LIMITS['cells']:,} cells; the contest's largest is 100×50)"
+        )
+    raw_units = _list(obj, "units", source)
+    _at_most(len(raw_units), "units", "unit types", source)
     units: list[Unit] = []
-    for i, u in enumerate(_list(obj, "units", source)):
+    for i, u in enumerate(raw_units):
         where = f"{source}: unit {i}"
         if not isinstance(u, dict):
             raise CodecError(f"{where}: must be an object with members and pivot")
-        members = tuple(_cell(c, where) for c in _list(u, "members", where))
+        raw_members = _list(u, "members", where)
+        _at_most(len(raw_members), "members", "members", where)
+        members = tuple(_coord(_cell(c, where), where) for c in raw_members)
         if not members:
             raise CodecError(f"{where}: has no members")
         if len(set(members)) != len(members):
             raise CodecError(f"{where}: lists a member twice")
         if "pivot" not in u:
             raise CodecError(f"{where}: missing field 'pivot'")
-        units.append(Unit(members, _cell(u["pivot"], where)))
+        units.append(Unit(members, _coord(_cell(u["pivot"], where), where)))
     if not units:
         raise CodecError(f"{source}: has no units")
-    filled = tuple(_cell(c, f"{source}: filled") for c in _list(obj, "filled", source))
+    raw_filled = _list(obj, "filled", source)
+    _at_most(len(raw_filled), "cells", "filled cells", source)
+    filled = tuple(_cell(c, f"{source}: filled") for c in raw_filled)
     for x, y in filled:
         if not (0 <= x < width and 0 <= y < height):
             raise CodecError(f"{source}: filled cell ({x}, {y}) is off the {width}×{height} board")
     source_length = _int(obj, "sourceLength", source)
     if source_length < 0:
         raise CodecError(f"{source}: sourceLength must be ≥ 0")
+    _at_most(source_length, "sourceLength", "units per game (sourceLength)", source)
     seeds = _list(obj, "sourceSeeds", source)
+    _at_most(len(seeds), "sourceSeeds", "seeds", source)
     for s in seeds:
         if isinstance(s, bool) or not isinstance(s, int):
             raise CodecError(f"{source}: sourceSeeds must hold integers, not {s!r}")
+        if not 0 <= s <= MAX_SEED:
+            raise CodecError(f"{source}: seed {s} in sourceSeeds is outside 0..{MAX_SEED} (a 32-bit seed)")
     if not seeds:
         raise CodecError(f"{source}: sourceSeeds is empty")
     return Problem(pid, width, height, tuple(units), filled, source_length, tuple(seeds))
@@ -155,13 +207,22 @@ def _read_json(path: str | os.PathLike[str], what: str) -> Any:
     """The JSON value in the ``what`` file at ``path``; CodecError when unreadable or not JSON."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        with p.open("rb") as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise CodecError(f"cannot read {what} file {p}: {exc.strerror or exc}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise CodecError(f"{p}: {what} file is over {MAX_FILE_BYTES // 2**20} MiB; not read")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CodecError(f"{p}: not a UTF-8 text file (byte {exc.start} cannot be decoded)") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise CodecError(f"{p}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    except RecursionError:
+        raise CodecError(f"{p}: not a {what} file (JSON nested too deeply)") from None
 
 
 def load_problem(path: str | os.PathLike[str]) -> Problem:

@@ -173,8 +173,13 @@ class ProblemScore:
     phrases: int
 
     def to_json(self) -> dict[str, Any]:
-        """The ``--json`` object: ``problemId, score, seeds``."""
-        return {"problemId": self.problem_id, "score": self.score, "seeds": [s.to_json() for s in self.seeds]}
+        """The ``--json`` object: ``problemId, score, phrases, seeds``."""
+        return {
+            "problemId": self.problem_id,
+            "score": self.score,
+            "phrases": self.phrases,
+            "seeds": [s.to_json() for s in self.seeds],
+        }
 
 
 def score_problem(problem: Problem, entries: Iterable[SolutionEntry], phrases: Sequence[str] = PHRASES) -> ProblemScore:
