@@ -447,6 +447,7 @@ def greedy_dir(st: I32, lay: I32, nbr: I32, i: int) -> int:  # pragma: no cover 
 
 
 __all__ = [
+    "GrowthTracker",
     "encode",
     "grid_nbr",
     "greedy_dir",
@@ -459,3 +460,34 @@ __all__ = [
     "zombie_head",
     "zombies",
 ]
+
+
+class GrowthTracker:
+    """Pending growth per snake, inferred from what any bot could see.
+
+    The bot protocol does not send pending growth, so the searching agents infer it
+    as a bot would: a head that lands on last step's apple grows by ``apple_growth``,
+    one cell a step (the same inference as ``arena.champion``).
+    """
+
+    def __init__(self, num_snakes: int, apple_growth: int) -> None:
+        self.gain = apple_growth
+        self.growth = [0] * num_snakes
+        self._prev_len = [0] * num_snakes
+        self._prev_apples: set[int] = set()
+
+    def update(self, s: State) -> list[int]:
+        """Take in this step's position; return the inferred pending growth."""
+        for j, body in enumerate(s.bodies):
+            n = len(body)
+            prev = self._prev_len[j]
+            if n == 0 or prev == 0 or n < prev:
+                g = 0
+            else:
+                g = max(0, self.growth[j] - (n - prev))
+                if body[-1] in self._prev_apples:
+                    g += self.gain
+            self.growth[j] = g
+            self._prev_len[j] = n
+        self._prev_apples = {a for a in s.apples if a >= 0}
+        return self.growth
