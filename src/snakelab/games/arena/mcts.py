@@ -38,6 +38,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import numba
 import numpy as np
 import numpy.typing as npt
 
@@ -142,22 +143,38 @@ def _rollout_move(st: I32, lay: I32, nbr: I32, i: int, greed: float, rng: U64) -
 
 
 @_jit
-def _reward(st: I32, lay: I32, p: int, base_len: int, lived: float) -> float:  # pragma: no cover - jitted
-    f = lay[L_SNK] + NF * p
-    if st[f + F_ALIVE] == 0:
-        return 0.2 * lived
-    gain = st[f + F_LEN] + st[f + F_GROWTH] - base_len
-    r = 0.5 + 0.35 * min(max(gain, 0), 6) / 6.0
+def _near(st: I32, lay: I32, p: int) -> int:  # pragma: no cover - jitted
+    """Manhattan distance from snake ``p``'s head to the nearest apple (capped at 100)."""
     w = lay[L_W]
     h = head_of(st, lay, p)
     hx, hy = h % w, h // w
-    near = 50
+    near = 100
     a0 = lay[L_APPLE]
     for q in range(lay[L_NA]):
         a = st[a0 + q]
         if a >= 0:
             near = min(near, abs(a % w - hx) + abs(a // w - hy))
-    r += 0.1 * (1.0 - near / 50.0)
+    return near
+
+
+@_jit
+def _reward(
+    st: I32, lay: I32, p: int, base_len: int, lived: float, base_near: int, steps: int
+) -> float:  # pragma: no cover
+    f = lay[L_SNK] + NF * p
+    if st[f + F_ALIVE] == 0:
+        return 0.2 * lived
+    gain = st[f + F_LEN] + st[f + F_GROWTH] - base_len
+    r = 0.45 + 0.3 * min(max(gain, 0), 6) / 6.0
+    near = _near(st, lay, p)
+    if gain <= 0 and steps > 0:
+        # Progress toward the nearest apple over the line: -1 (away every step) .. 1.
+        r += 0.2 * (0.5 + 0.5 * max(-1.0, min(1.0, (base_near - near) / steps)))
+    else:
+        r += 0.2
+    w = lay[L_W]
+    h = head_of(st, lay, p)
+    hx, hy = h % w, h // w
     for j in range(lay[L_NZ]):
         z = zombie_head(st, lay, j)
         if abs(z % w - hx) + abs(z // w - hy) <= 2:
@@ -165,7 +182,7 @@ def _reward(st: I32, lay: I32, p: int, base_len: int, lived: float) -> float:  #
     return min(1.0, max(0.0, r))
 
 
-@_jit
+@numba.njit(cache=True)  # without nogil: it reads the clock in object mode
 def search(
     root: I32,
     lay: I32,
@@ -193,9 +210,11 @@ def search(
     ntp = tp.shape[0]
     max_nodes = child.shape[0]
     base_len = np.empty(ntp, np.int32)
+    base_near = np.empty(ntp, np.int32)
     for p in range(ntp):
         f = snk + NF * tp[p]
         base_len[p] = root[f + F_LEN] + root[f + F_GROWTH]
+        base_near[p] = _near(root, lay, tp[p]) if root[f + F_ALIVE] != 0 else 0
     in_tree = np.zeros(n, np.bool_)
     for p in range(ntp):
         in_tree[tp[p]] = True
@@ -275,7 +294,9 @@ def search(
                 if buf[snk + NF * tp[p] + F_ALIVE] != 0:
                     lived[p] = (t + 1.0) / rollout
         for p in range(ntp):
-            rewards[p] = _reward(buf, lay, tp[p], base_len[p], lived[p])
+            rewards[p] = _reward(
+                buf, lay, tp[p], base_len[p], lived[p], base_near[p], buf[lay[L_STEP]] - root[lay[L_STEP]]
+            )
         # backpropagation
         for dd in range(depth):
             nd = path_node[dd]
@@ -347,11 +368,9 @@ class MctsAgent(BaseAgent):
         g = s.grid
         hx, hy = g.xy(s.bodies[me][-1])
         near = sorted(
-            (abs(g.xy(b[-1])[0] - hx) + abs(g.xy(b[-1])[1] - hy), j)
-            for j, b in enumerate(s.bodies)
-            if b and j != me
+            (abs(g.xy(b[-1])[0] - hx) + abs(g.xy(b[-1])[1] - hy), j) for j, b in enumerate(s.bodies) if b and j != me
         )
-        tp = np.asarray([me] + [j for d, j in near if d <= self.radius][: MAX_TP - 1], dtype=np.int32)
+        tp = np.asarray([me, *[j for d, j in near if d <= self.radius][: MAX_TP - 1]], dtype=np.int32)
         if budget is None or (budget.time_s is None and budget.nodes is None):
             budget = Budget(nodes=self.default_nodes)
         iterations = budget.nodes if budget.nodes is not None else 1 << 40

@@ -357,8 +357,11 @@ def step(st: I32, lay: I32, nbr: I32, moves: I32) -> None:  # pragma: no cover -
 
 @_jit
 def zombies(st: I32, lay: I32, nbr: I32) -> None:  # pragma: no cover - jitted
-    """The zombie stage, exactly as the rules: in index order, each to the legal
-    neighbour nearest (Manhattan) an alive snake head, ties LEFT, RIGHT, UP, DOWN."""
+    """The zombie stage, exactly as the rules.
+
+    In index order, each zombie moves to the legal neighbour nearest (Manhattan) an
+    alive snake head, ties LEFT, RIGHT, UP, DOWN.
+    """
     n = lay[L_N]
     w = lay[L_W]
     occ0 = lay[L_OCC]
@@ -446,22 +449,6 @@ def greedy_dir(st: I32, lay: I32, nbr: I32, i: int) -> int:  # pragma: no cover 
     return move
 
 
-__all__ = [
-    "GrowthTracker",
-    "encode",
-    "grid_nbr",
-    "greedy_dir",
-    "head_of",
-    "layout",
-    "snake_cells",
-    "step",
-    "tail_of",
-    "zombie_cells",
-    "zombie_head",
-    "zombies",
-]
-
-
 class GrowthTracker:
     """Pending growth per snake, inferred from what any bot could see.
 
@@ -491,3 +478,19 @@ class GrowthTracker:
             self._prev_len[j] = n
         self._prev_apples = {a for a in s.apples if a >= 0}
         return self.growth
+
+
+__all__ = [
+    "GrowthTracker",
+    "encode",
+    "greedy_dir",
+    "grid_nbr",
+    "head_of",
+    "layout",
+    "snake_cells",
+    "step",
+    "tail_of",
+    "zombie_cells",
+    "zombie_head",
+    "zombies",
+]

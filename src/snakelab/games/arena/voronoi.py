@@ -60,7 +60,6 @@ from snakelab.games.arena.sim import (
     L_CAP,
     L_N,
     L_NA,
-    L_NZ,
     L_OCC,
     L_SIZE,
     L_SNK,
@@ -84,7 +83,7 @@ OPP = np.array([1, 0, 3, 2], dtype=np.int32)  # opposite direction (UP, DOWN, LE
 C_NODES, C_CAP, C_ABORT = 0, 1, 2
 
 
-@_jit
+@numba.njit(cache=True)  # no nogil: an object-mode block cannot release the GIL anyway
 def now() -> float:  # pragma: no cover - jitted
     """``time.perf_counter()`` from compiled code (about a microsecond; called every 16 nodes)."""
     with numba.objmode(t="float64"):
@@ -178,21 +177,24 @@ def evaluate(st: I32, lay: I32, nbr: I32, me: int, ply: int, work: I32) -> float
     for k in range(lay[L_NA]):
         a = st[a0 + k]
         if a < 0:
+            # Eaten in this line: a new apple appears somewhere random. Valuing the gap as a
+            # fairly near apple keeps eating worth more than standing next to the apple.
+            best_apple = max(best_apple, 2000.0 + 15.0 * 280.0)
             continue
         if dist[a] >= 0 and owner[a] == me:
             val = 2000.0 + 15.0 * (300.0 - dist[a])  # we get there strictly first
         else:
-            val = 8.0 * (300.0 - abs(a % w - mx) - abs(a // w - my))
+            val = 15.0 * (300.0 - abs(a % w - mx) - abs(a // w - my))
         best_apple = max(best_apple, val)
     v += best_apple
-    v += 1.0 * min(terr, 400)
+    v += 0.5 * min(terr, 400)
     if terr < mlen + 2:
         v -= 20000.0 + 500.0 * (mlen + 2 - terr)
     v -= zpen
     return v
 
 
-@_jit
+@numba.njit(cache=True)  # without nogil: it reads the clock in object mode
 def _ab(
     bufs: I32,
     ply: int,
@@ -273,7 +275,22 @@ def _ab(
                 step(child, lay, nbr, mv)
                 if j >= 0:
                     mv[j] = save
-                val = _ab(bufs, ply + 1, depth - 1, lay, nbr, me, a, min(beta, worst), work, moves, counter, root_order, root_vals, deadline)
+                val = _ab(
+                    bufs,
+                    ply + 1,
+                    depth - 1,
+                    lay,
+                    nbr,
+                    me,
+                    a,
+                    min(beta, worst),
+                    work,
+                    moves,
+                    counter,
+                    root_order,
+                    root_vals,
+                    deadline,
+                )
                 if counter[C_ABORT] != 0:
                     return 0.0
                 worst = min(worst, val)
