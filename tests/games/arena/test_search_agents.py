@@ -197,3 +197,20 @@ def test_search_reaches_depth_with_a_node_budget():
     m.reset(game.info, 0, 1)
     m.act(s, Budget(nodes=500))
     assert m.last_iterations == 500
+
+
+@pytest.mark.parametrize(
+    "ref",
+    [
+        "arena.voronoi(max_depth=0)",
+        "arena.voronoi(time_fraction=0)",
+        "arena.mcts(greed=1.5)",
+        "arena.mcts(max_nodes=0)",
+        "arena.mcts(rollout=-1)",
+    ],
+)
+def test_bad_options_are_one_line_errors(ref):
+    from snakelab.core.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=ref.split("(")[1].split("=")[0]):
+        make_agent(ref)

@@ -42,6 +42,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
+from snakelab.core.errors import ConfigError
 from snakelab.core.game import BaseAgent, Budget, GameInfo
 from snakelab.core.rng import derive_seed
 from snakelab.games.arena import sim
@@ -330,6 +331,18 @@ class MctsAgent(BaseAgent):
         time_fraction: float = 0.5,
         default_nodes: int = 2_000,
     ) -> None:
+        checks = (
+            ("rollout", rollout, 0 <= rollout <= 1000, "between 0 and 1000"),
+            ("greed", greed, 0.0 <= greed <= 1.0, "in [0, 1]"),
+            ("c", c, c >= 0.0, "≥ 0"),
+            ("radius", radius, radius >= 0, "≥ 0"),
+            ("max_nodes", max_nodes, 1 <= max_nodes <= 1_000_000, "between 1 and 10^6"),
+            ("time_fraction", time_fraction, 0.0 < time_fraction <= 1.0, "in (0, 1]"),
+            ("default_nodes", default_nodes, default_nodes >= 1, "≥ 1"),
+        )
+        for key, value, ok, what in checks:
+            if not ok:
+                raise ConfigError(f"arena.mcts: {key} {value} must be {what}")
         self.rollout = rollout
         self.greed = greed
         self.c = c
@@ -373,7 +386,7 @@ class MctsAgent(BaseAgent):
         tp = np.asarray([me, *[j for d, j in near if d <= self.radius][: MAX_TP - 1]], dtype=np.int32)
         if budget is None or (budget.time_s is None and budget.nodes is None):
             budget = Budget(nodes=self.default_nodes)
-        iterations = budget.nodes if budget.nodes is not None else 1 << 40
+        iterations = max(1, budget.nodes) if budget.nodes is not None else 1 << 40
         deadline = t0 + self.time_fraction * budget.time_s if budget.time_s is not None else 1.0e308
         self._child[0, :] = -1
         self._nvis[0] = 0

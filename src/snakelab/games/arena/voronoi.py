@@ -46,6 +46,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
+from snakelab.core.errors import ConfigError
 from snakelab.core.game import BaseAgent, Budget, GameInfo
 from snakelab.games.arena import sim
 from snakelab.games.arena.rules import STRAIGHT, State
@@ -326,6 +327,12 @@ class VoronoiAgent(BaseAgent):
     """
 
     def __init__(self, max_depth: int = 24, time_fraction: float = 0.5, default_nodes: int = 20_000) -> None:
+        if not 1 <= max_depth <= 200:
+            raise ConfigError(f"arena.voronoi: max_depth {max_depth} must be between 1 and 200")
+        if not 0.0 < time_fraction <= 1.0:
+            raise ConfigError(f"arena.voronoi: time_fraction {time_fraction} must be in (0, 1]")
+        if default_nodes < 1:
+            raise ConfigError(f"arena.voronoi: default_nodes {default_nodes} must be ≥ 1")
         self.max_depth = max_depth
         self.time_fraction = time_fraction
         self.default_nodes = default_nodes
