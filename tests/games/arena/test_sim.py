@@ -157,3 +157,27 @@ def test_sim__greedy_dir_matches_the_greedy_filler():
             moves = [greedy_move(s, i) for i in range(4)]
             assert [sim.greedy_dir(st, lay, nbr, i) for i in range(4)] == moves
             s.apply(moves)
+
+
+def test_sim__respawn_stage_is_left_out_on_purpose():
+    """A dead snake stays dead and an eaten apple leaves a gap: both are random in the rules."""
+    s = board(
+        """
+        ......
+        a0*...
+        ......
+        ......
+        .....1
+        .....b
+        """
+    )
+    lay, nbr = sim.layout(s), sim.grid_nbr(s)
+    st = sim.encode(s, lay)
+    a0, f1 = int(lay[sim.L_APPLE]), int(lay[sim.L_SNK]) + sim.NF
+    sim.step(st, lay, nbr, np.asarray([3, 5], dtype=np.int32))  # snake 0 eats
+    assert int(st[a0]) == -1 and int(st[int(lay[sim.L_SNK]) + sim.F_GROWTH]) == 3
+    for _ in range(6):
+        sim.step(st, lay, nbr, np.asarray([5, 5], dtype=np.int32))
+    assert int(st[f1 + sim.F_ALIVE]) == 0 and int(st[f1 + sim.F_DEATHS]) == 1  # it ran into the top wall
+    assert int(st[a0]) == -1  # no new apple
+    assert sim.snake_cells(st, lay, 1) == []
