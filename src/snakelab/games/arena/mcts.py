@@ -14,10 +14,11 @@ Playout. From a new leaf every snake plays ``rollout`` more steps of a cheap
 randomised policy: among its moves that do not run into a wall or an occupied cell
 (vacating tails excepted), with probability ``greed`` the one nearest an apple
 (Manhattan), else a uniform one. The zombies keep chasing exactly. Reward per tree
-player, in [0, 1]: 0 if its snake died (``0.2 ×`` the share of the line it lived,
-so later deaths are less bad), else ``0.5`` plus up to ``0.35`` for growth gained
-(two apples fill it) plus up to ``0.1`` for closeness to the nearest apple, minus
-``0.05`` per zombie head within two cells.
+player, in [0, 1]: if its snake died, ``0.2 ×`` the share of the playout it lived
+(later deaths are less bad); else ``0.45``, plus up to ``0.3`` for growth gained
+(two apples fill it), plus ``0.2`` scaled by its progress toward the nearest apple
+over the line (in full once it has grown), minus ``0.05`` per zombie head within
+two cells.
 
 The move played is the agent's most visited root move (ties to the higher mean).
 

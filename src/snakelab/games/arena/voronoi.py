@@ -13,15 +13,18 @@ both levels. Iterative deepening orders the root moves by the last depth's value
 
 Evaluation (from the agent's side only: the ranking is by longest length, which
 an opponent's death does not lower). A multi-source breadth-first search from all
-heads splits the board into Voronoi cells (first to arrive owns a cell; ties own
-nothing); a body cell counts as free from the step its tail will have passed it,
-zombie cells are walls and the cells next to a zombie head cannot be entered in
-the first step. The value adds, in decreasing weight: length plus pending growth;
-the nearest apple the agent reaches strictly first (closer is better), else the
-Manhattan distance to the nearest apple; the territory (capped), which is also
-the chance that the next random apple falls on our side; a heavy penalty when the
-territory is smaller than the body (a trap); a penalty for a zombie head within two
-cells. Death scores far below everything, later deaths less badly.
+snake heads *and all zombie heads* splits the board into Voronoi cells (first to
+arrive owns a cell; ties own nothing, so a cell a zombie reaches as soon as we do
+is not ours); a body cell counts as free from the step its tail will have passed
+it. The value adds, in decreasing weight: length plus pending growth; the nearest
+apple the agent reaches strictly first (closer is better), else the Manhattan pull
+of the nearest apple (an apple eaten along the line counts as a fairly near new
+one, so eating beats standing next to an apple); the territory (capped), which is
+also the chance that the next random apple falls on our side; a heavy penalty when
+the territory is smaller than the body (a trap: being herded along a wall by
+zombies shows up here long before the bite); a penalty growing as a zombie head
+comes within four cells. Death scores far below everything, later deaths less
+badly.
 
 Simplifications: apples eaten during the search do not reappear (their new place is
 random), dead snakes stay dead; pending growth is inferred as a bot would
@@ -308,13 +311,9 @@ def _ab(
     return best
 
 
-def _root_order(heading: int, prev: list[int]) -> list[int]:
-    dirs = [d for d in (heading, *range(4)) if d != int(OPP[heading])]
-    out: list[int] = []
-    for d in [*prev, *dirs]:
-        if d not in out and d != int(OPP[heading]):
-            out.append(d)
-    return out[:3]
+def _root_order(heading: int) -> list[int]:
+    """The three moves from ``heading``: straight first, then the two turns."""
+    return [heading, *(d for d in range(4) if d not in (heading, int(OPP[heading])))]
 
 
 class VoronoiAgent(BaseAgent):
@@ -370,7 +369,7 @@ class VoronoiAgent(BaseAgent):
         node_cap = budget.nodes if budget.nodes is not None else 1 << 60
         deadline = t0 + self.time_fraction * budget.time_s if budget.time_s is not None else 1.0e308
         counter = np.zeros(3, np.int64)
-        order = _root_order(s.heading[me], [])
+        order = _root_order(s.heading[me])
         best = order[0]
         self.last_depth = 0
         prev_s = 0.0
