@@ -3,7 +3,9 @@
 The rules in :mod:`.rules` are written for clarity: deques, dicts and events. A search
 needs thousands of steps per decision, so this module keeps a whole position in one
 flat ``int32`` array (copying a position is one ``memcpy``) and plays a step in a numba
-kernel in about a microsecond on the default 50 × 50 board.
+kernel: a copy plus a step costs about 3 µs of CPU on the default 50 × 50 board
+(a clone and a step of the rules, about 45 µs), and the searches' Voronoi evaluation,
+a breadth-first race over the whole board, about 30 µs.
 
 Exactness: :func:`step` plays the ``move``, ``collide``, ``eat``, ``zombies`` and
 ``age_apples`` stages exactly as the rules do (turns, wall, obstacle, zombie-cell,
