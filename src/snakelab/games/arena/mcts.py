@@ -1,0 +1,423 @@
+"""``arena.mcts``: decoupled UCT over the snakes' simultaneous moves.
+
+Tree. Each node is a position after some simultaneous steps. The *tree players*
+are the agent and every opponent whose head is within ``radius`` (Manhattan) of
+ours at the root (at most four snakes in all); each keeps its own statistics for its
+three moves (straight and the two turns) at every node, and picks by UCB1 on them
+alone — *decoupled UCT*, the standard treatment of simultaneous moves. The joint
+choice of the tree players selects the child; snakes outside the tree play the
+greedy filler's move, which is deterministic, so a child is one position. Steps
+are played by the compiled simulator (:mod:`.sim`): zombies, kills, head-ons and
+growth are exact along every line.
+
+Playout. From a new leaf every snake plays ``rollout`` more steps of a cheap
+randomised policy: among its moves that do not run into a wall or an occupied cell
+(vacating tails excepted), with probability ``greed`` the one nearest an apple
+(Manhattan), else a uniform one. The zombies keep chasing exactly. Reward per tree
+player, in [0, 1]: if its snake died, ``0.2 ×`` the share of the playout it lived
+(later deaths are less bad); else ``0.45``, plus up to ``0.3`` for growth gained
+(two apples fill it), plus ``0.2`` scaled by its progress toward the nearest apple
+over the line (in full once it has grown), minus ``0.05`` per zombie head within
+two cells.
+
+The move played is the agent's most visited root move (ties to the higher mean).
+
+Simplifications (as :mod:`.sim`): apples do not reappear, dead snakes stay dead;
+pending growth is inferred as a bot would. The tree is rebuilt every step.
+
+Budget: a *node* is one iteration (one descent plus its playout). ``Budget(nodes=N)``
+runs exactly ``N`` iterations with a generator seeded from the agent's seed and the
+step number, so the same seed, position and node budget give the same move.
+``Budget(time_s=T)`` iterates until ``time_fraction × T`` has passed (checked from
+the compiled loop every 8 iterations); time-budgeted play depends on the machine's
+speed and load and is not reproducible. With no budget the agent uses
+``Budget(nodes=default_nodes)``.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from snakelab.core.errors import ConfigError
+from snakelab.core.game import BaseAgent, Budget, GameInfo
+from snakelab.core.rng import derive_seed
+from snakelab.games.arena import sim
+from snakelab.games.arena.rules import STRAIGHT, State
+from snakelab.games.arena.sim import (
+    F_ALIVE,
+    F_GROWTH,
+    F_HEADING,
+    F_LEN,
+    L_APPLE,
+    L_N,
+    L_NA,
+    L_NZ,
+    L_OCC,
+    L_SNK,
+    L_STEP,
+    L_STEPS,
+    L_W,
+    NF,
+    _jit,
+    greedy_dir,
+    head_of,
+    step,
+    tail_of,
+    zombie_head,
+)
+from snakelab.games.arena.voronoi import now
+
+I32 = npt.NDArray[np.int32]
+F64 = npt.NDArray[np.float64]
+U64 = npt.NDArray[np.uint64]
+
+MAX_TP = 4
+JOINT = 81  # 3 ** MAX_TP
+
+
+@_jit
+def _rand(rng: U64) -> int:  # pragma: no cover - jitted
+    """xorshift64*: a 31-bit non-negative integer; the state lives in ``rng[0]``."""
+    x = rng[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    rng[0] = x
+    return int((x * np.uint64(2685821657736338717)) >> np.uint64(33))
+
+
+@_jit
+def _dirs(heading: int, k: int) -> int:  # pragma: no cover - jitted
+    """The k-th of the three moves from ``heading``: straight, then the two turns."""
+    if k == 0:
+        return heading
+    return (2 if heading < 2 else 0) + k - 1
+
+
+@_jit
+def _free(st: I32, lay: I32, c: int) -> bool:  # pragma: no cover - jitted
+    """Whether a head may enter ``c`` without a certain death (ignoring head-ons and zombies' moves)."""
+    if c < 0:
+        return False
+    v = st[lay[L_OCC] + c]
+    if v == 0:
+        return True
+    if v < 0:
+        return False
+    j = v - 1
+    return c == tail_of(st, lay, j) and st[lay[L_SNK] + NF * j + F_GROWTH] == 0
+
+
+@_jit
+def _rollout_move(st: I32, lay: I32, nbr: I32, i: int, greed: float, rng: U64) -> int:  # pragma: no cover - jitted
+    h = head_of(st, lay, i)
+    heading = st[lay[L_SNK] + NF * i + F_HEADING]
+    w = lay[L_W]
+    safe = np.empty(3, np.int32)
+    ns = 0
+    for k in range(3):
+        d = _dirs(heading, k)
+        if _free(st, lay, nbr[4 * h + d]):
+            safe[ns] = d
+            ns += 1
+    if ns == 0:
+        return heading
+    if _rand(rng) % 1000 < greed * 1000:
+        best = 1 << 30
+        pick = safe[0]
+        a0 = lay[L_APPLE]
+        for k in range(ns):
+            c = nbr[4 * h + safe[k]]
+            for q in range(lay[L_NA]):
+                a = st[a0 + q]
+                if a >= 0:
+                    d = abs(a % w - c % w) + abs(a // w - c // w)
+                    if d < best:
+                        best = d
+                        pick = safe[k]
+        return pick
+    return safe[_rand(rng) % ns]
+
+
+@_jit
+def _near(st: I32, lay: I32, p: int) -> int:  # pragma: no cover - jitted
+    """Manhattan distance from snake ``p``'s head to the nearest apple (capped at 100)."""
+    w = lay[L_W]
+    h = head_of(st, lay, p)
+    hx, hy = h % w, h // w
+    near = 100
+    a0 = lay[L_APPLE]
+    for q in range(lay[L_NA]):
+        a = st[a0 + q]
+        if a >= 0:
+            near = min(near, abs(a % w - hx) + abs(a // w - hy))
+    return near
+
+
+@_jit
+def _reward(
+    st: I32, lay: I32, p: int, base_len: int, lived: float, base_near: int, steps: int
+) -> float:  # pragma: no cover
+    f = lay[L_SNK] + NF * p
+    if st[f + F_ALIVE] == 0:
+        return 0.2 * lived
+    gain = st[f + F_LEN] + st[f + F_GROWTH] - base_len
+    r = 0.45 + 0.3 * min(max(gain, 0), 6) / 6.0
+    near = _near(st, lay, p)
+    if gain <= 0 and steps > 0:
+        # Progress toward the nearest apple over the line: -1 (away every step) .. 1.
+        r += 0.2 * (0.5 + 0.5 * max(-1.0, min(1.0, (base_near - near) / steps)))
+    else:
+        r += 0.2
+    w = lay[L_W]
+    h = head_of(st, lay, p)
+    hx, hy = h % w, h // w
+    for j in range(lay[L_NZ]):
+        z = zombie_head(st, lay, j)
+        if abs(z % w - hx) + abs(z // w - hy) <= 2:
+            r -= 0.05
+    return min(1.0, max(0.0, r))
+
+
+@numba.njit(cache=True)  # without nogil: it reads the clock in object mode
+def search(
+    root: I32,
+    lay: I32,
+    nbr: I32,
+    tp: I32,
+    iterations: int,
+    deadline: float,
+    rollout: int,
+    greed: float,
+    c_ucb: float,
+    child: I32,
+    nvis: I32,
+    wsum: F64,
+    rng: U64,
+    buf: I32,
+    moves: I32,
+) -> int:  # pragma: no cover - jitted
+    """Run up to ``iterations`` iterations (stopping at ``deadline``); return how many ran.
+
+    ``tp`` lists the tree players (the agent first); ``child``, ``nvis`` and ``wsum``
+    hold the tree (node 0 is the root, already cleared); ``moves`` is scratch.
+    """
+    n = lay[L_N]
+    snk = lay[L_SNK]
+    ntp = tp.shape[0]
+    max_nodes = child.shape[0]
+    base_len = np.empty(ntp, np.int32)
+    base_near = np.empty(ntp, np.int32)
+    for p in range(ntp):
+        f = snk + NF * tp[p]
+        base_len[p] = root[f + F_LEN] + root[f + F_GROWTH]
+        base_near[p] = _near(root, lay, tp[p]) if root[f + F_ALIVE] != 0 else 0
+    in_tree = np.zeros(n, np.bool_)
+    for p in range(ntp):
+        in_tree[tp[p]] = True
+    path_node = np.empty(256, np.int32)
+    path_choice = np.empty((256, MAX_TP), np.int32)
+    rewards = np.empty(ntp, np.float64)
+    nodes_used = 1
+    for it in range(iterations):
+        if deadline < 1.0e300 and (it & 7) == 0 and it > 0 and now() > deadline:
+            return it
+        buf[:] = root
+        node = 0
+        depth = 0
+        max_steps = lay[L_STEPS]
+        # selection and expansion
+        while True:
+            if buf[snk + NF * tp[0] + F_ALIVE] == 0 or buf[lay[L_STEP]] >= max_steps or depth >= 255:
+                break
+            joint = 0
+            mult = 1
+            for p in range(ntp):
+                i = tp[p]
+                k_pick = 1  # a dead tree player's move does not matter
+                if buf[snk + NF * i + F_ALIVE] != 0:
+                    total = 0
+                    for k in range(3):
+                        total += nvis[node, p, k]
+                    k_pick = -1
+                    best = -1.0
+                    start = _rand(rng) % 3
+                    for kk in range(3):
+                        k = (start + kk) % 3
+                        nv = nvis[node, p, k]
+                        if nv == 0:
+                            k_pick = k
+                            break
+                        u = wsum[node, p, k] / nv + c_ucb * np.sqrt(np.log(total) / nv)
+                        if u > best:
+                            best = u
+                            k_pick = k
+                    moves[i] = _dirs(buf[snk + NF * i + F_HEADING], k_pick)
+                path_choice[depth, p] = k_pick
+                joint += k_pick * mult
+                mult *= 3
+            for i in range(n):
+                if not in_tree[i]:
+                    moves[i] = greedy_dir(buf, lay, nbr, i) if buf[snk + NF * i + F_ALIVE] != 0 else 5
+            path_node[depth] = node
+            depth += 1
+            step(buf, lay, nbr, moves)
+            nxt = child[node, joint]
+            if nxt < 0:
+                if nodes_used < max_nodes:
+                    nxt = nodes_used
+                    nodes_used += 1
+                    child[node, joint] = nxt
+                    for p in range(ntp):
+                        for k in range(3):
+                            nvis[nxt, p, k] = 0
+                            wsum[nxt, p, k] = 0.0
+                    for jj in range(JOINT):
+                        child[nxt, jj] = -1
+                break
+            node = nxt
+        # playout
+        lived = np.zeros(ntp, np.float64)
+        for t in range(rollout):
+            if buf[lay[L_STEP]] >= max_steps:
+                break
+            for i in range(n):
+                if buf[snk + NF * i + F_ALIVE] != 0:
+                    moves[i] = _rollout_move(buf, lay, nbr, i, greed, rng)
+                else:
+                    moves[i] = 5
+            step(buf, lay, nbr, moves)
+            for p in range(ntp):
+                if buf[snk + NF * tp[p] + F_ALIVE] != 0:
+                    lived[p] = (t + 1.0) / rollout
+        for p in range(ntp):
+            rewards[p] = _reward(
+                buf, lay, tp[p], base_len[p], lived[p], base_near[p], buf[lay[L_STEP]] - root[lay[L_STEP]]
+            )
+        # backpropagation
+        for dd in range(depth):
+            nd = path_node[dd]
+            for p in range(ntp):
+                k = path_choice[dd, p]
+                nvis[nd, p, k] += 1
+                wsum[nd, p, k] += rewards[p]
+    return iterations
+
+
+class MctsAgent(BaseAgent):
+    """Decoupled UCT over simultaneous moves (see the module docstring).
+
+    Args:
+        rollout: Playout steps after each new leaf.
+        greed: Probability that a playout move heads for the nearest apple.
+        c: UCB1 exploration constant.
+        radius: Opponents whose head is this close (Manhattan) join the tree.
+        max_nodes: Tree size; iterations beyond it only add playouts.
+        time_fraction: Share of ``Budget.time_s`` the search may use.
+        default_nodes: Iterations when the agent is given no budget at all.
+    """
+
+    def __init__(
+        self,
+        rollout: int = 12,
+        greed: float = 0.6,
+        c: float = 0.5,
+        radius: int = 12,
+        max_nodes: int = 20_000,
+        time_fraction: float = 0.5,
+        default_nodes: int = 2_000,
+    ) -> None:
+        checks = (
+            ("rollout", rollout, 0 <= rollout <= 1000, "between 0 and 1000"),
+            ("greed", greed, 0.0 <= greed <= 1.0, "in [0, 1]"),
+            ("c", c, c >= 0.0, "≥ 0"),
+            ("radius", radius, radius >= 0, "≥ 0"),
+            ("max_nodes", max_nodes, 1 <= max_nodes <= 1_000_000, "between 1 and 10^6"),
+            ("time_fraction", time_fraction, 0.0 < time_fraction <= 1.0, "in (0, 1]"),
+            ("default_nodes", default_nodes, default_nodes >= 1, "≥ 1"),
+        )
+        for key, value, ok, what in checks:
+            if not ok:
+                raise ConfigError(f"arena.mcts: {key} {value} must be {what}")
+        self.rollout = rollout
+        self.greed = greed
+        self.c = c
+        self.radius = radius
+        self.max_nodes = max_nodes
+        self.time_fraction = time_fraction
+        self.default_nodes = default_nodes
+        self.last_iterations = 0
+        """Iterations of the last decision (for tests and benchmarks)."""
+
+    def reset(self, info: GameInfo, player: int, seed: int) -> None:
+        """Allocate the tree for this game."""
+        super().reset(info, player, seed)
+        cfg = info.config
+        self._seed = seed
+        self._growth = sim.GrowthTracker(cfg.num_snakes, cfg.apple_growth)
+        self._child = np.full((self.max_nodes, JOINT), -1, np.int32)
+        self._nvis = np.zeros((self.max_nodes, MAX_TP, 3), np.int32)
+        self._wsum = np.zeros((self.max_nodes, MAX_TP, 3), np.float64)
+        self._moves = np.zeros(cfg.num_snakes, np.int32)
+        self._nbr: I32 | None = None
+
+    def act(self, observation: Any, budget: Budget | None) -> int:
+        """One move: an absolute direction."""
+        t0 = time.perf_counter()
+        s: State = observation
+        growth = self._growth.update(s)
+        me = self.player
+        if not s.alive[me]:
+            return STRAIGHT
+        if self._nbr is None:
+            self._nbr = sim.grid_nbr(s)
+        longest = max((len(b) + growth[i] for i, b in enumerate(s.bodies)), default=0)
+        lay = sim.layout(s, cap=longest + self.rollout + 260)
+        root = sim.encode(s, lay, growth)
+        g = s.grid
+        hx, hy = g.xy(s.bodies[me][-1])
+        near = sorted(
+            (abs(g.xy(b[-1])[0] - hx) + abs(g.xy(b[-1])[1] - hy), j) for j, b in enumerate(s.bodies) if b and j != me
+        )
+        tp = np.asarray([me, *[j for d, j in near if d <= self.radius][: MAX_TP - 1]], dtype=np.int32)
+        if budget is None or (budget.time_s is None and budget.nodes is None):
+            budget = Budget(nodes=self.default_nodes)
+        iterations = max(1, budget.nodes) if budget.nodes is not None else 1 << 40
+        deadline = t0 + self.time_fraction * budget.time_s if budget.time_s is not None else 1.0e308
+        self._child[0, :] = -1
+        self._nvis[0] = 0
+        self._wsum[0] = 0.0
+        rng = np.asarray([derive_seed(self._seed, "mcts", s.steps) | 1], dtype=np.uint64)
+        self.last_iterations = search(
+            root,
+            lay,
+            self._nbr,
+            tp,
+            iterations,
+            deadline,
+            self.rollout,
+            self.greed,
+            self.c,
+            self._child,
+            self._nvis,
+            self._wsum,
+            rng,
+            np.empty_like(root),
+            self._moves,
+        )
+        heading = s.heading[me]
+        best_k, best_key = 0, (-1, -1.0)
+        for k in range(3):
+            nv = int(self._nvis[0, 0, k])
+            key = (nv, float(self._wsum[0, 0, k]) / nv if nv else -1.0)
+            if key > best_key:
+                best_k, best_key = k, key
+        return heading if best_k == 0 else (2 if heading < 2 else 0) + best_k - 1
+
+
+__all__ = ["MctsAgent", "search"]

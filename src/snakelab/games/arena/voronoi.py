@@ -1,0 +1,404 @@
+"""``arena.voronoi``: paranoid best-reply alpha-beta with a Voronoi evaluation.
+
+Search. One ply is one simultaneous step, played by the compiled simulator
+(:mod:`.sim`), so the zombies' sequential chase, bites, kills and head-ons are
+exact along every line. At each ply the agent picks one of its three moves (max),
+then the opponents reply (min) in the manner of *best-reply search*: every
+opponent plays its default move (the greedy filler's, what most simple bots do),
+or exactly one opponent whose head is within ``2 × remaining plies`` of ours
+deviates to another of its non-suicidal moves. This is paranoid — the replies
+minimise our value — but keeps the reply count at ``1 + 2k`` for ``k`` nearby
+opponents instead of ``3^k``, and far opponents cost nothing. Alpha-beta prunes
+both levels. Iterative deepening orders the root moves by the last depth's values.
+
+Evaluation (from the agent's side only: the ranking is by longest length, which
+an opponent's death does not lower). A multi-source breadth-first search from all
+snake heads *and all zombie heads* splits the board into Voronoi cells (first to
+arrive owns a cell; ties own nothing, so a cell a zombie reaches as soon as we do
+is not ours); a body cell counts as free from the step its tail will have passed
+it. The value adds, in decreasing weight: length plus pending growth; the nearest
+apple the agent reaches strictly first (closer is better), else the Manhattan pull
+of the nearest apple (an apple eaten along the line counts as a fairly near new
+one, so eating beats standing next to an apple); the territory (capped), which is
+also the chance that the next random apple falls on our side; a heavy penalty when
+the territory is smaller than the body (a trap: being herded along a wall by
+zombies shows up here long before the bite); a penalty growing as a zombie head
+comes within four cells. Death scores far below everything, later deaths less
+badly.
+
+Simplifications: apples eaten during the search do not reappear (their new place is
+random), dead snakes stay dead; pending growth is inferred as a bot would
+(:class:`.sim.GrowthTracker`).
+
+Budget: ``Budget(nodes=N)`` caps the nodes (simulated steps) of all iterations
+together and makes the agent deterministic: the same position, seed and node
+budget give the same move. ``Budget(time_s=T)`` searches deeper while the
+predicted cost of the next depth fits in ``time_fraction × T`` (the rest is left
+for the harness and a busy machine); a depth that runs over is cut off by a node
+cap derived from the measured speed, and its result dropped. Time-budgeted play
+depends on the machine's speed and load, so it is not reproducible. With no
+budget the agent uses ``Budget(nodes=default_nodes)``.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from snakelab.core.errors import ConfigError
+from snakelab.core.game import BaseAgent, Budget, GameInfo
+from snakelab.games.arena import sim
+from snakelab.games.arena.rules import STRAIGHT, State
+from snakelab.games.arena.sim import (
+    F_ALIVE,
+    F_GROWTH,
+    F_HEADING,
+    F_LEN,
+    F_TAIL,
+    L_APPLE,
+    L_BODY,
+    L_CAP,
+    L_N,
+    L_NA,
+    L_OCC,
+    L_SIZE,
+    L_SNK,
+    L_STEP,
+    L_STEPS,
+    L_W,
+    NF,
+    _jit,
+    greedy_dir,
+    head_of,
+    step,
+    zombie_head,
+)
+
+I32 = npt.NDArray[np.int32]
+F64 = npt.NDArray[np.float64]
+
+DEAD = -1.0e7
+OPP = np.array([1, 0, 3, 2], dtype=np.int32)  # opposite direction (UP, DOWN, LEFT, RIGHT)
+# Counter slots: nodes used, node cap, aborted flag.
+C_NODES, C_CAP, C_ABORT = 0, 1, 2
+
+
+@numba.njit(cache=True)  # no nogil: an object-mode block cannot release the GIL anyway
+def now() -> float:  # pragma: no cover - jitted
+    """``time.perf_counter()`` from compiled code (about a microsecond; called every 16 nodes)."""
+    with numba.objmode(t="float64"):
+        t = time.perf_counter()
+    return t
+
+
+@_jit
+def evaluate(st: I32, lay: I32, nbr: I32, me: int, ply: int, work: I32) -> float:  # pragma: no cover - jitted
+    """The agent's value of a position (see the module docstring).
+
+    ``work`` is scratch of ``4 * size + 1`` ints: distances, owners, free times
+    and a queue.
+    """
+    size = lay[L_SIZE]
+    n = lay[L_N]
+    w = lay[L_W]
+    occ0 = lay[L_OCC]
+    snk = lay[L_SNK]
+    cap = lay[L_CAP]
+    fm = snk + NF * me
+    if st[fm + F_ALIVE] == 0:
+        return DEAD + 1000.0 * ply
+    dist = work[0:size]
+    owner = work[size : 2 * size]
+    freet = work[2 * size : 3 * size]
+    queue = work[3 * size : 4 * size]
+    big = 1 << 20
+    for c in range(size):
+        dist[c] = -1
+        freet[c] = big if st[occ0 + c] != 0 else 0
+    for i in range(n):
+        f = snk + NF * i
+        if st[f + F_ALIVE] == 0:
+            continue
+        base = lay[L_BODY] + cap * i
+        tail = st[f + F_TAIL]
+        g = st[f + F_GROWTH]
+        for k in range(st[f + F_LEN]):
+            freet[st[base + (tail + k) % cap]] = k + 1 + g
+    mh = head_of(st, lay, me)
+    mx, my = mh % w, mh // w
+    zpen = 0.0
+    hi = 0
+    for i in range(n):
+        if st[snk + NF * i + F_ALIVE] != 0:
+            h = head_of(st, lay, i)
+            dist[h] = 0
+            owner[h] = i
+            queue[hi] = h
+            hi += 1
+    # Zombies race for cells too (a tie is theirs in effect: contested cells are nobody's),
+    # so a snake being herded along a wall sees its side of the board shrink.
+    for j in range(lay[sim.L_NZ]):
+        zh = zombie_head(st, lay, j)
+        md = abs(zh % w - mx) + abs(zh // w - my)
+        if md <= 4:
+            zpen += (5 - md) * (5 - md) * 100.0
+        if dist[zh] < 0:
+            dist[zh] = 0
+            owner[zh] = -3
+            queue[hi] = zh
+            hi += 1
+    lo = 0
+    terr = 0
+    while lo < hi:
+        c = queue[lo]
+        lo += 1
+        d1 = dist[c] + 1
+        o = owner[c]
+        for k in range(4 * c, 4 * c + 4):
+            m = nbr[k]
+            if m < 0:
+                continue
+            if dist[m] < 0:
+                if freet[m] <= d1:
+                    dist[m] = d1
+                    owner[m] = o
+                    queue[hi] = m
+                    hi += 1
+            elif dist[m] == d1 and owner[m] != o:
+                owner[m] = -2
+    for k in range(hi):
+        if owner[queue[k]] == me:
+            terr += 1
+    terr -= 1  # the head itself
+    mlen = st[fm + F_LEN] + st[fm + F_GROWTH]
+    v = 1000.0 * mlen
+    a0 = lay[L_APPLE]
+    best_apple = 0.0
+    for k in range(lay[L_NA]):
+        a = st[a0 + k]
+        if a < 0:
+            # Eaten in this line: a new apple appears somewhere random. Valuing the gap as a
+            # fairly near apple keeps eating worth more than standing next to the apple.
+            best_apple = max(best_apple, 2000.0 + 15.0 * 280.0)
+            continue
+        if dist[a] >= 0 and owner[a] == me:
+            val = 2000.0 + 15.0 * (300.0 - dist[a])  # we get there strictly first
+        else:
+            val = 15.0 * (300.0 - abs(a % w - mx) - abs(a // w - my))
+        best_apple = max(best_apple, val)
+    v += best_apple
+    v += 0.5 * min(terr, 400)
+    if terr < mlen + 2:
+        v -= 20000.0 + 500.0 * (mlen + 2 - terr)
+    v -= zpen
+    return v
+
+
+@numba.njit(cache=True)  # without nogil: it reads the clock in object mode
+def _ab(
+    bufs: I32,
+    ply: int,
+    depth: int,
+    lay: I32,
+    nbr: I32,
+    me: int,
+    alpha: float,
+    beta: float,
+    work: I32,
+    moves: I32,
+    counter: npt.NDArray[np.int64],
+    root_order: I32,
+    root_vals: F64,
+    deadline: float,
+) -> float:  # pragma: no cover - jitted
+    st = bufs[ply]
+    n = lay[L_N]
+    snk = lay[L_SNK]
+    fm = snk + NF * me
+    if st[fm + F_ALIVE] == 0:
+        return DEAD + 1000.0 * ply
+    if depth == 0 or st[lay[L_STEP]] >= lay[L_STEPS]:
+        return evaluate(st, lay, nbr, me, ply, work)
+    w = lay[L_W]
+    mh = head_of(st, lay, me)
+    mx, my = mh % w, mh // w
+    mv = moves[ply]
+    # Default replies (greedy filler) as absolute directions; who may deviate.
+    for j in range(n):
+        mv[j] = 5
+        if j != me and st[snk + NF * j + F_ALIVE] != 0:
+            d = greedy_dir(st, lay, nbr, j)
+            mv[j] = st[snk + NF * j + F_HEADING] if d == 5 else d
+    my_heading = st[fm + F_HEADING]
+    best = -1.0e18
+    child = bufs[ply + 1]
+    side = 2 if my_heading < 2 else 0  # the two perpendicular directions: side, side + 1
+    hj = -1
+    for oi in range(3):
+        if ply == 0:
+            dme = root_order[oi]
+        elif oi == 0:
+            dme = my_heading  # straight first: usually the safest guess
+        else:
+            dme = side + oi - 1
+        a = max(alpha, best)
+        worst = 1.0e18
+        # reply -1: everyone default; then one opponent deviates at a time.
+        for j in range(-1, n):
+            if j >= 0:
+                if j == me or st[snk + NF * j + F_ALIVE] == 0:
+                    continue
+                hj = head_of(st, lay, j)
+                if abs(hj % w - mx) + abs(hj // w - my) > 2 * depth:
+                    continue
+            for dj in range(4 if j >= 0 else 1):
+                if j >= 0:
+                    if dj == mv[j] or dj == OPP[st[snk + NF * j + F_HEADING]]:
+                        continue
+                    c = nbr[4 * hj + dj]
+                    if c < 0:
+                        continue
+                    v0 = st[lay[L_OCC] + c]
+                    if v0 < 0 or (v0 > 0 and c != sim.tail_of(st, lay, v0 - 1)):
+                        continue  # a suicidal deviation never hurts us more than the default
+                counter[C_NODES] += 1
+                if counter[C_NODES] > counter[C_CAP] or (
+                    deadline < 1.0e300 and (counter[C_NODES] & 15) == 0 and now() > deadline
+                ):
+                    counter[C_ABORT] = 1
+                    return 0.0
+                child[:] = st
+                save = mv[j] if j >= 0 else 0
+                if j >= 0:
+                    mv[j] = dj
+                mv[me] = dme
+                step(child, lay, nbr, mv)
+                if j >= 0:
+                    mv[j] = save
+                val = _ab(
+                    bufs,
+                    ply + 1,
+                    depth - 1,
+                    lay,
+                    nbr,
+                    me,
+                    a,
+                    min(beta, worst),
+                    work,
+                    moves,
+                    counter,
+                    root_order,
+                    root_vals,
+                    deadline,
+                )
+                if counter[C_ABORT] != 0:
+                    return 0.0
+                worst = min(worst, val)
+                if worst <= a:
+                    break
+            if worst <= a:
+                break
+        if ply == 0:
+            root_vals[oi] = worst
+        if worst > best:
+            best = worst
+            if best >= beta:
+                break
+    return best
+
+
+def _root_order(heading: int) -> list[int]:
+    """The three moves from ``heading``: straight first, then the two turns."""
+    return [heading, *(d for d in range(4) if d not in (heading, int(OPP[heading])))]
+
+
+class VoronoiAgent(BaseAgent):
+    """Paranoid best-reply alpha-beta over simultaneous moves (see the module docstring).
+
+    Args:
+        max_depth: Deepest iteration (plies of simultaneous steps).
+        time_fraction: Share of ``Budget.time_s`` the search may plan to use.
+        default_nodes: Node budget when the agent is given no budget at all.
+    """
+
+    def __init__(self, max_depth: int = 24, time_fraction: float = 0.5, default_nodes: int = 20_000) -> None:
+        if not 1 <= max_depth <= 200:
+            raise ConfigError(f"arena.voronoi: max_depth {max_depth} must be between 1 and 200")
+        if not 0.0 < time_fraction <= 1.0:
+            raise ConfigError(f"arena.voronoi: time_fraction {time_fraction} must be in (0, 1]")
+        if default_nodes < 1:
+            raise ConfigError(f"arena.voronoi: default_nodes {default_nodes} must be ≥ 1")
+        self.max_depth = max_depth
+        self.time_fraction = time_fraction
+        self.default_nodes = default_nodes
+        self.last_depth = 0
+        """Depth of the last completed iteration (for tests and benchmarks)."""
+
+    def reset(self, info: GameInfo, player: int, seed: int) -> None:
+        """Prepare scratch space for this board."""
+        super().reset(info, player, seed)
+        cfg = info.config
+        self._size = cfg.game_width * cfg.game_height
+        self._growth = sim.GrowthTracker(cfg.num_snakes, cfg.apple_growth)
+        self._work = np.empty(4 * self._size + 1, np.int32)
+        self._moves = np.zeros((self.max_depth + 2, cfg.num_snakes), np.int32)
+        self._nbr: I32 | None = None
+
+    def act(self, observation: Any, budget: Budget | None) -> int:
+        """One move: an absolute direction."""
+        t0 = time.perf_counter()
+        s: State = observation
+        growth = self._growth.update(s)
+        me = self.player
+        if not s.alive[me]:
+            return STRAIGHT
+        if self._nbr is None:
+            self._nbr = sim.grid_nbr(s)
+        nbr = self._nbr
+        longest = max((len(b) + growth[i] for i, b in enumerate(s.bodies)), default=0)
+        lay = sim.layout(s, cap=longest + self.max_depth + 4)
+        root = sim.encode(s, lay, growth)
+        bufs = np.empty((self.max_depth + 2, root.shape[0]), np.int32)
+        bufs[0] = root
+        if budget is None or (budget.time_s is None and budget.nodes is None):
+            budget = Budget(nodes=self.default_nodes)
+        node_cap = budget.nodes if budget.nodes is not None else 1 << 60
+        deadline = t0 + self.time_fraction * budget.time_s if budget.time_s is not None else 1.0e308
+        counter = np.zeros(3, np.int64)
+        order = _root_order(s.heading[me])
+        best = order[0]
+        self.last_depth = 0
+        prev_s = 0.0
+        bf = 3.0
+        for depth in range(1, self.max_depth + 1):
+            if budget.time_s is not None:
+                now_s = time.perf_counter()
+                if depth > 1 and now_s + prev_s * bf > deadline:
+                    break  # the next depth would not finish in time
+            vals = np.full(3, -1.0e18)
+            ro = np.asarray(order, dtype=np.int32)
+            ts = time.perf_counter()
+            # Depth 1 always completes (at most 3 × (1 + 2k) nodes): never play a move unexamined.
+            counter[C_CAP] = node_cap if depth > 1 else 1 << 60
+            limit = deadline if depth > 1 else 1.0e308
+            _ab(bufs, 0, depth, lay, nbr, me, -1.0e18, 1.0e18, self._work, self._moves, counter, ro, vals, limit)
+            spent = time.perf_counter() - ts
+            if counter[C_ABORT]:
+                break
+            ranked = sorted(range(3), key=lambda k: -vals[k])
+            order = [order[k] for k in ranked]
+            best = order[0]
+            self.last_depth = depth
+            if prev_s > 0:
+                bf = max(1.5, min(12.0, spent / prev_s))
+            prev_s = spent
+            if vals[ranked[0]] <= DEAD + 1000.0 * (self.max_depth + 1):
+                break  # every line loses the snake: deeper cannot change the choice
+        return best
+
+
+__all__ = ["VoronoiAgent", "evaluate"]

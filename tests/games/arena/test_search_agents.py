@@ -1,0 +1,216 @@
+"""The searching reference agents: forced moves, node-budget determinism, time budgets."""
+
+import time
+
+import pytest
+
+from snakelab import make, make_agent
+from snakelab.core.game import Budget
+from snakelab.games.arena.agents import greedy_move
+from snakelab.games.arena.rules import DOWN, LEFT, RIGHT, STRAIGHT, TURN, UP
+
+from .pictures import board
+
+AGENTS = ("arena.voronoi", "arena.mcts")
+BUDGETS = (Budget(nodes=3000), Budget(time_s=0.05))
+
+
+def _info(s):
+    c = s.config
+    return make(
+        f"arena(game_width={c.game_width},game_height={c.game_height},num_snakes={c.num_snakes},"
+        f"num_zombies={c.num_zombies},num_apples={c.num_apples},starting_length={c.starting_length})"
+    ).info
+
+
+def _move(name, s, budget, player=0, seed=1):
+    a = make_agent(name)
+    a.reset(_info(s), player, seed)
+    m = a.act(s, budget)
+    assert s.is_legal(player, m)
+    return TURN[s.heading[player]][m]
+
+
+def _survives(s, move, others=None):
+    st = s.clone()
+    acts = [move] + [greedy_move(s, i) if others is None else others for i in range(1, len(s.bodies))]
+    st.apply(acts)
+    return st.alive[0]
+
+
+@pytest.mark.parametrize("name", AGENTS)
+@pytest.mark.parametrize("budget", BUDGETS, ids=("nodes", "time"))
+def test_turns_away_from_the_wall(name, budget):
+    # Heading up from the top-right corner: up and right are walls, only left survives.
+    s = board(
+        """
+        .......0
+        .......a
+        .......a
+        ........
+        1b......
+        """
+    )
+    assert _move(name, s, budget) == LEFT
+
+
+@pytest.mark.parametrize("name", AGENTS)
+@pytest.mark.parametrize("budget", BUDGETS, ids=("nodes", "time"))
+def test_avoids_a_dead_end_pocket(name, budget):
+    s = board(
+        """
+        ..........
+        aaaaaaa0..
+        #######.##
+        ######*.##
+        ########..
+        b1........
+        """,
+    )
+    # Down leads to the apple but into a pocket of 2 cells, far too small for a snake of 8.
+    assert greedy_move(s, 0) == DOWN
+    assert _move(name, s, budget) in (UP, RIGHT)
+
+
+@pytest.mark.parametrize("name", AGENTS)
+@pytest.mark.parametrize("budget", BUDGETS, ids=("nodes", "time"))
+def test_does_not_step_next_to_a_zombie_head(name, budget):
+    s = board(
+        """
+        ..........
+        ..........
+        aaaa0.*...
+        ......Z...
+        ......zzzz
+        ..........
+        1b........
+        """,
+        zombies=1,
+    )
+    move = _move(name, s, budget)
+    st = s.clone()
+    st.apply([move, STRAIGHT])
+    assert st.alive[0]
+    st.apply([TURN[st.heading[0]][STRAIGHT], STRAIGHT])
+    assert st.alive[0]
+
+
+@pytest.mark.parametrize("name", AGENTS)
+def test_takes_the_adjacent_apple(name):
+    s = board(
+        """
+        ..........
+        ..........
+        aaaa0*....
+        ..........
+        ..........
+        1b........
+        """,
+    )
+    assert _move(name, s, Budget(nodes=3000)) == RIGHT
+
+
+@pytest.mark.parametrize("name", AGENTS)
+def test_avoids_a_head_on_cell(name):
+    s = board(
+        """
+        ........
+        ........
+        aa0.1b..
+        ........
+        ........
+        """,
+        apples=0,
+    )
+    # (3,2) can be entered by both heads: a head-on kills both.
+    assert _move(name, s, Budget(nodes=3000)) in (UP, DOWN)
+
+
+@pytest.mark.parametrize("name", AGENTS)
+def test_dead_snake_goes_straight(name):
+    s = board(
+        """
+        ......
+        a0....
+        ......
+        1b....
+        """
+    )
+    s.bodies[0].clear()
+    s.alive[0] = False
+    a = make_agent(name)
+    a.reset(_info(s), 0, 1)
+    assert a.act(s, Budget(nodes=100)) == STRAIGHT
+
+
+def _play(name, seed, budget, steps=40):
+    game = make("arena(game_width=20,game_height=20,duration=10)")
+    s = game.new_state(seed)
+    agents = [make_agent(name), make_agent("arena.greedy"), make_agent(name), make_agent("arena.greedy")]
+    for i, a in enumerate(agents):
+        a.reset(game.info, i, 100 + i)
+    moves = []
+    for _ in range(steps):
+        if s.is_over():
+            break
+        acts = [a.act(s, budget) for a in agents]
+        moves.append(acts)
+        s.apply(acts)
+    return moves
+
+
+@pytest.mark.parametrize("name", AGENTS)
+def test_node_budget_is_deterministic(name):
+    a = _play(name, 3, Budget(nodes=400))
+    b = _play(name, 3, Budget(nodes=400))
+    assert a == b
+    assert len(a) == 40
+
+
+@pytest.mark.parametrize("name", AGENTS)
+def test_honours_a_tiny_time_budget(name):
+    game = make("arena(duration=60)")
+    s = game.new_state(4)
+    a = make_agent(name)
+    a.reset(game.info, 0, 1)
+    a.act(s, Budget(time_s=0.001))  # compiles or loads the kernels
+    worst = 0.0
+    for _ in range(20):
+        t0 = time.perf_counter()
+        m = a.act(s, Budget(time_s=0.001))
+        worst = max(worst, time.perf_counter() - t0)
+        s.apply([m] + [greedy_move(s, i) for i in (1, 2, 3)])
+    assert worst < 0.5  # generous: a loaded machine may deschedule us, but no runaway search
+
+
+def test_search_reaches_depth_with_a_node_budget():
+    from snakelab.games.arena.mcts import MctsAgent
+    from snakelab.games.arena.voronoi import VoronoiAgent
+
+    game = make("arena(duration=60)")
+    s = game.new_state(2)
+    v = VoronoiAgent()
+    v.reset(game.info, 0, 1)
+    v.act(s, Budget(nodes=20_000))
+    assert v.last_depth >= 4
+    m = MctsAgent()
+    m.reset(game.info, 0, 1)
+    m.act(s, Budget(nodes=500))
+    assert m.last_iterations == 500
+
+
+@pytest.mark.parametrize(
+    "ref",
+    [
+        "arena.voronoi(max_depth=0)",
+        "arena.voronoi(time_fraction=0)",
+        "arena.mcts(greed=1.5)",
+        "arena.mcts(max_nodes=0)",
+        "arena.mcts(rollout=-1)",
+    ],
+)
+def test_bad_options_are_one_line_errors(ref):
+    from snakelab.core.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=ref.split("(")[1].split("=")[0]):
+        make_agent(ref)
