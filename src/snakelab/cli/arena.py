@@ -502,9 +502,7 @@ def tournament_cmd(
     ``--nodes`` is given, so two runs agree exactly only with ``--nodes`` (and lockstep
     bots that are deterministic).
     """
-    rows, gstr, n, wall = _many(
-        ctx, bots, games, jobs, seed, config, timeout, executor, resume, run_dir, python, nodes
-    )
+    rows, gstr, n, wall = _many(ctx, bots, games, jobs, seed, config, timeout, executor, resume, run_dir, python, nodes)
     _print_many(rows, gstr, n, seed, wall, as_json, "win = ranked first")
 
 
