@@ -29,6 +29,7 @@ $(CHROMIUM_STAMP): $(STAMP)
 
 # The web viewer; a first demo replay makes the replay page worth a look.
 run: $(STAMP)
+	@$(BIN)/snakelab warm --quiet
 	@mkdir -p $(REPLAYS)
 	@test -e $(REPLAYS)/classic-demo.jsonl || $(BIN)/snakelab classic play --agent hamilton-shortcut \
 		--width 12 --height 12 --seed 1 --speed 0 --replay $(REPLAYS)/classic-demo.jsonl >/dev/null
@@ -42,7 +43,9 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# Compiling the kernels once up front (cached on disk) keeps compile time out of the tests.
 unit: $(STAMP) $(CHROMIUM_STAMP)
+	$(BIN)/snakelab warm --quiet
 	$(BIN)/pytest -n 2 --dist loadgroup -q
 
 test: lint typecheck unit

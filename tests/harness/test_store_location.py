@@ -81,3 +81,20 @@ def test_a_bench_in_an_empty_folder_leaves_no_file_there_and_results_list_says_w
     assert f"results store: {store}" in as_json.stderr
     assert [run["planned"] for run in json.loads(as_json.stdout)] == [2]
     assert list(work.iterdir()) == []
+
+
+def test_the_store_option_picks_the_file_for_a_bench_and_results_and_off_stores_nothing(tmp_path):
+    work = tmp_path / "work"
+    work.mkdir()
+    env = _env(tmp_path)
+    mine = tmp_path / "mine.sqlite"
+    bench = ("classic", "bench", "-a", "greedy", "-n", "2", "-W", "6", "-H", "6")
+    r = run_snakelab("--store", mine, *bench, cwd=work, env=env)
+    assert r.returncode == 0, r.stderr
+    assert mine.is_file() and not (tmp_path / "data" / "snakelab").exists()
+    listed = run_snakelab("--store", mine, "results", "list", "--json", cwd=work, env=env)
+    assert [run["planned"] for run in json.loads(listed.stdout)] == [2], listed.stderr
+    off = run_snakelab("--store", "off", *bench, cwd=work, env=env)
+    assert off.returncode == 0, off.stderr
+    assert not (tmp_path / "data" / "snakelab").exists()
+    assert list(work.iterdir()) == []

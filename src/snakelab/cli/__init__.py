@@ -49,10 +49,30 @@ app = typer.Typer(
 
 
 @app.callback()
-def _root() -> None:
+def _root(
+    store: str | None = typer.Option(
+        None,
+        "--store",
+        metavar="PATH|off",
+        help=(
+            "Results store for every bench, sweep and tournament of this command (before the game: "
+            "snakelab --store runs.sqlite classic bench ...); off stores nothing. "
+            "Default: $SNAKELAB_STORE, else results.sqlite in the user's data folder."
+        ),
+    ),
+) -> None:
     """Exact rule engines, agents and a harness for snake-family grid games."""
     from snakelab.cli.warm import install_compile_notice
 
+    if store is not None:
+        from snakelab.harness.store import STORE_ENV
+
+        # One option for every storing verb: they all resolve the store through
+        # $SNAKELAB_STORE (harness.store.default_store_path), so setting it here is enough
+        # and pool workers inherit it.
+        if not store.strip():
+            raise typer.BadParameter("give a file path, or off", param_hint="--store")
+        os.environ[STORE_ENV] = store
     install_compile_notice()
 
 

@@ -27,9 +27,9 @@ Where the store lives: ``results.sqlite`` in snakelab's folder of the user's dat
 directory (``platformdirs.user_data_dir("snakelab")``, e.g. ``~/.local/share/snakelab`` on
 Linux), never the current folder, so a bench leaves nothing where it is run. That
 folder is created on first use; it is snakelab's own. ``$SNAKELAB_STORE`` (or
-``--store PATH`` where a command offers it) names another file, whose folder must
+``snakelab --store PATH ...``, which sets it for one command) names another file, whose folder must
 already exist: a mistyped path is refused rather than silently creating folders.
-``SNAKELAB_STORE=off`` turns storing off for the CLI. ``snakelab results list`` prints
+``off`` turns storing off for the CLI. ``snakelab results list`` prints
 the store's path.
 """
 

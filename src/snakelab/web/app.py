@@ -130,7 +130,7 @@ def create_app(
         replay_dir: Folder whose replay files the replay page lists and opens; paths
             outside it are refused, and files named in game strings must be inside it.
         results: The results store the results page reads, or None for the CLI's
-            default store (``$SNAKELAB_STORE`` or ``./snakelab-results.sqlite``).
+            default store (``$SNAKELAB_STORE``, else results.sqlite in the user's data folder).
         host: The address the server listens on; sets the host names it answers to.
         allow_origins: Other origins that may open the WebSocket and post.
         allow_hosts: Other host names accepted in the ``Host`` header.
