@@ -64,8 +64,9 @@ def _dependency_paths() -> list[str]:
         path = Path(entry or ".").resolve()
         if not path.is_dir() or not ({"site-packages", "dist-packages"} & set(path.parts) or path in extra):
             continue  # the standard library: the fresh virtualenv has its own
-        if path == ROOT or ROOT in path.parents or (path / "snakelab" / "__init__.py").is_file():
+        if path in (ROOT, ROOT / "src") or (path / "snakelab" / "__init__.py").is_file():
             continue  # snakelab's sources: this tree (PYTHONPATH=src) or an editable install's
+        # (the project's own .venv lies inside ROOT and is kept: it holds the dependencies)
         keep.append(str(path))
     return list(dict.fromkeys(keep))
 
