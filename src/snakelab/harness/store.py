@@ -31,6 +31,11 @@ folder is created on first use; it is snakelab's own. ``$SNAKELAB_STORE`` (or
 already exist: a mistyped path is refused rather than silently creating folders.
 ``off`` turns storing off for the CLI. ``snakelab results list`` prints
 the store's path.
+
+One module, one idea: the store's three tables and everything that reads or writes
+them — where the file lives, the JSON forms of specs and results, the run and resume
+bookkeeping, and :func:`run_stored`, which plays a plan into the store. Splitting the
+JSON forms or the run driver away would spread one schema over several files.
 """
 
 from __future__ import annotations
