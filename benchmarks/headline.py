@@ -16,7 +16,6 @@ import argparse
 import resource
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from statistics import mean
 
@@ -26,6 +25,7 @@ from snakelab.games.blind.sweep import run_sweep
 from snakelab.games.hextris.codec import Problem, load_problem_id, load_solutions
 from snakelab.games.hextris.scoring import score_seed
 from snakelab.harness import MatchResult, MatchSpec, match_seeds, run_many
+from snakelab.harness.parallel import mapper, parallel_map
 
 Row = tuple[str, str, str, str]
 STORE = Path(__file__).resolve().parent / "results" / "hextris"
@@ -45,7 +45,7 @@ def classic(jobs: int) -> list[Row]:
 
 def blind(jobs: int) -> list[Row]:
     """The champion's exact worst ratio over every grid A·B ≤ 10^4."""
-    res = run_sweep("champion", 10_000, jobs=jobs)
+    res = run_sweep("champion", 10_000, map_chunks=mapper(jobs=jobs))
     grid = "×".join(map(str, res["worst_grid"]))
     return [
         ("blind", "champion: worst cover / S, every A·B ≤ 10^4", f"{res['worst_ratio']:.2f} ({grid})", "11.42 (12×335)")
@@ -110,8 +110,7 @@ def hextris(jobs: int) -> list[Row]:
     from snakelab.games.hextris.solver import warm_up
 
     probs = [load_problem_id(p) for p in range(25)]
-    with ProcessPoolExecutor(max_workers=jobs, initializer=warm_up) as pool:
-        scores = list(pool.map(_solve, [(p, 2.0) for p in probs]))
+    scores = [sc for _, sc in parallel_map(_solve, [(p, 2.0) for p in probs], jobs=jobs, initializer=warm_up)]
     # The reference: the same games in the keep-best store of hextris_leaderboard.py.
     best = 0
     for p in probs:
