@@ -204,7 +204,13 @@ def test_cpu_time_counts_children_that_have_ended(tmp_path):
     try:
         import os
 
-        assert os.read(proc.stdout_fd, 100) == b"done\n"
+        # Read up to the newline: with PYTHONUNBUFFERED the line may arrive in two writes.
+        got = b""
+        while not got.endswith(b"\n"):
+            chunk = os.read(proc.stdout_fd, 100)
+            assert chunk, got
+            got += chunk
+        assert got == b"done\n"
         assert proc.cpu_seconds() >= 0.4
     finally:
         proc.close()
