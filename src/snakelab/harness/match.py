@@ -289,15 +289,28 @@ class Match:
         )
 
     def close(self) -> None:
-        """Close the replay (left truncated unless :meth:`finish` ran) and every agent; idempotent."""
+        """Close the replay (left truncated unless :meth:`finish` ran) and every agent; idempotent.
+
+        Every agent is closed even if closing one raises (an external program's seat
+        must not outlive a neighbour's failure); the first error is raised afterwards.
+        """
         if self._closed:
             return
         self._closed = True
+        error: BaseException | None = None
         if self._writer is not None:
-            self._writer.close()
+            try:
+                self._writer.close()
+            except Exception as exc:
+                error = exc
         for agent in self.agents:
             if agent is not None:
-                agent.close()
+                try:
+                    agent.close()
+                except Exception as exc:
+                    error = error or exc
+        if error is not None:
+            raise error
 
     def __enter__(self) -> Match:
         return self
