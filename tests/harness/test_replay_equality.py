@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from snakelab import make, make_agent
-from snakelab.core.game import Budget, JSON
+from snakelab.core.game import JSON, Budget
 from snakelab.core.replay import verify
 from snakelab.core.rng import derive_seed
 from snakelab.harness.match import play
