@@ -13,6 +13,9 @@ Every module in this package that defines a module-level ``app`` (a
 ``typer.Typer``) and a ``NAME`` becomes a sub-command group, so each game's verbs live
 in their own module (``cli/classic.py``, ``cli/blind.py``, ...). A module may instead
 (or also) define ``register(app)`` to add top-level commands (``snakelab serve``).
+They are mounted on first use of :data:`app` (or by :func:`main`), not on import of
+this package, so a program living in it (``play_icfp2015``, :mod:`snakelab.cli.icfp2015`)
+starts without loading every verb of every game.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from snakelab.cli._grammar import (
 )
 from snakelab.core.errors import SnakelabError
 
-app = typer.Typer(
+_app = typer.Typer(
     name="snakelab",
     cls=Group,
     help="Exact rule engines, agents and a harness for snake-family grid games.",
@@ -48,7 +51,7 @@ app = typer.Typer(
 )
 
 
-@app.callback()
+@_app.callback()
 def _root() -> None:
     """Exact rule engines, agents and a harness for snake-family grid games."""
     from snakelab.cli.warm import install_compile_notice
@@ -56,7 +59,7 @@ def _root() -> None:
     install_compile_notice()
 
 
-@app.command("games")
+@_app.command("games")
 def games_cmd() -> None:
     """List every game and its registered agents."""
     from rich.table import Table
@@ -109,7 +112,16 @@ def grammar_markdown(groups: dict[str, typer.Typer]) -> str:
     )
 
 
-def _mount() -> None:
+_mounted = False
+
+
+def _mount() -> typer.Typer:
+    """Mount every sub-command module on the app (once) and return the app."""
+    global _mounted
+    if _mounted:
+        return _app
+    _mounted = True
+    app = _app
     groups: dict[str, typer.Typer] = {}
     for mod in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if mod.name.startswith("_") or mod.name == "common":
@@ -125,9 +137,14 @@ def _mount() -> None:
             groups[name] = sub
     app.info.epilog = grammar_markdown(groups)
     use_help_classes(app)
+    return app
 
 
-_mount()
+def __getattr__(name: str) -> typer.Typer:
+    """``app``: the ``snakelab`` Typer app, with every sub-command mounted."""
+    if name == "app":
+        return _mount()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main() -> None:
@@ -139,7 +156,7 @@ def main() -> None:
     disk) is reported the same way, naming the file, instead of with a traceback.
     """
     try:
-        code = app(prog_name="snakelab", standalone_mode=False)
+        code = _mount()(prog_name="snakelab", standalone_mode=False)
     except SnakelabError as exc:
         print(f"error: {' '.join(str(exc).split())}", file=sys.stderr)
         sys.exit(USAGE)
