@@ -43,7 +43,9 @@ sub-command (it defines no ``app``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
+import multiprocessing
 import os
 import signal
 import sys
@@ -68,7 +70,7 @@ from snakelab.games.hextris.contest import (
 )
 from snakelab.games.hextris.rules import CHAR_TO_COMMAND
 from snakelab.games.hextris.scoring import PHRASES
-from snakelab.harness.parallel import parallel_map, sigterm_as_interrupt
+from snakelab.harness.parallel import parallel_map
 
 PROG = "play_icfp2015"
 
@@ -243,20 +245,34 @@ def solve(games: list[Game], phrases: tuple[str, ...], end: float | None, worker
     return results
 
 
+def _interrupted(_signum: int, _frame: object) -> None:
+    """Ctrl-C or SIGTERM: stop the solving processes and leave at once, with one line.
+
+    Leaving from the handler itself, rather than raising into whatever runs (an
+    exception raised inside the compiled kernels' loading comes out wrapped, as a
+    traceback), is safe here: the program has nothing to save, since its output is
+    written only at the end. ``os.write``, because the interrupted code may be inside
+    a write to ``sys.stderr`` itself.
+    """
+    for child in multiprocessing.active_children():
+        with contextlib.suppress(OSError):
+            child.terminate()
+    os.write(2, f"{PROG}: interrupted\n".encode())
+    os._exit(INTERRUPTED)
+
+
 def main() -> NoReturn:
     """Console entry point of ``play_icfp2015``: :func:`run`, then a prompt exit.
 
     The process leaves with ``os._exit`` once its output is flushed: the interpreter's
     orderly teardown with the compiled kernels loaded takes close to half a second on a
     loaded machine, time the limit has to cover and nothing needs. Ctrl-C or SIGTERM
-    stops the run with one line on standard error and exit status 130.
+    stops the run with one line on standard error, nothing on standard output and exit
+    status 130, and no solving process outlives it.
     """
-    try:
-        with sigterm_as_interrupt():
-            code = run()
-    except KeyboardInterrupt:
-        sys.stderr.write(f"{PROG}: interrupted\n")
-        code = INTERRUPTED
+    signal.signal(signal.SIGINT, _interrupted)
+    signal.signal(signal.SIGTERM, _interrupted)
+    code = run()
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(code)
