@@ -38,7 +38,7 @@ from snakelab.cli._grammar import (
 )
 from snakelab.core.errors import SnakelabError
 
-_app = typer.Typer(
+app = typer.Typer(
     name="snakelab",
     cls=Group,
     help="Exact rule engines, agents and a harness for snake-family grid games.",
@@ -51,7 +51,7 @@ _app = typer.Typer(
 )
 
 
-@_app.callback()
+@app.callback()
 def _root() -> None:
     """Exact rule engines, agents and a harness for snake-family grid games."""
     from snakelab.cli.warm import install_compile_notice
@@ -59,7 +59,7 @@ def _root() -> None:
     install_compile_notice()
 
 
-@_app.command("games")
+@app.command("games")
 def games_cmd() -> None:
     """List every game and its registered agents."""
     from rich.table import Table
@@ -112,6 +112,9 @@ def grammar_markdown(groups: dict[str, typer.Typer]) -> str:
     )
 
 
+# ``app`` is served by ``__getattr__`` below, which mounts the sub-commands first.
+_app = app
+del app
 _mounted = False
 
 
