@@ -382,8 +382,12 @@ class LiveSession:
                 )
             # The outcome line, agents closed, their remarks (e.g. a fallback policy on a
             # board without a cycle) as the CLI prints them.
-            result = match.finish()
-            finished = True
+            try:
+                result = match.finish()
+            finally:
+                # Once the outcome line is written the replay is whole: an agent failing
+                # to close afterwards is reported, but does not cost the recording.
+                finished = match.over
             await self.send(
                 {
                     "type": "end",
