@@ -13,6 +13,9 @@ Every module in this package that defines a module-level ``app`` (a
 ``typer.Typer``) and a ``NAME`` becomes a sub-command group, so each game's verbs live
 in their own module (``cli/classic.py``, ``cli/blind.py``, ...). A module may instead
 (or also) define ``register(app)`` to add top-level commands (``snakelab serve``).
+They are mounted on first use of :data:`app` (or by :func:`main`), not on import of
+this package, so a program living in it (``play_icfp2015``, :mod:`snakelab.cli.icfp2015`)
+starts without loading every verb of every game.
 """
 
 from __future__ import annotations
@@ -129,7 +132,19 @@ def grammar_markdown(groups: dict[str, typer.Typer]) -> str:
     )
 
 
-def _mount() -> None:
+# ``app`` is served by ``__getattr__`` below, which mounts the sub-commands first.
+_app = app
+del app
+_mounted = False
+
+
+def _mount() -> typer.Typer:
+    """Mount every sub-command module on the app (once) and return the app."""
+    global _mounted
+    if _mounted:
+        return _app
+    _mounted = True
+    app = _app
     groups: dict[str, typer.Typer] = {}
     for mod in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if mod.name.startswith("_") or mod.name == "common":
@@ -145,9 +160,14 @@ def _mount() -> None:
             groups[name] = sub
     app.info.epilog = grammar_markdown(groups)
     use_help_classes(app)
+    return app
 
 
-_mount()
+def __getattr__(name: str) -> typer.Typer:
+    """``app``: the ``snakelab`` Typer app, with every sub-command mounted."""
+    if name == "app":
+        return _mount()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main() -> None:
@@ -159,7 +179,7 @@ def main() -> None:
     disk) is reported the same way, naming the file, instead of with a traceback.
     """
     try:
-        code = app(prog_name="snakelab", standalone_mode=False)
+        code = _mount()(prog_name="snakelab", standalone_mode=False)
     except SnakelabError as exc:
         print(f"error: {' '.join(str(exc).split())}", file=sys.stderr)
         sys.exit(USAGE)

@@ -37,27 +37,30 @@ game goes through it:
   and never blocks except inside an agent's ``act``.
 
 * **The snakgame judge** (``harness/snakgame_judge.py``) plays a program over a pipe
-  as an external seat, with the judge's own state (a fixed grid) and, for the
-  statement's scripted examples, its own step function::
+  as the one external seat; Chef is the game (``State.apply`` plays your move, then his
+  reply). It passes its own state (the file's grid) and, for the statement's scripted
+  examples, its own step function::
 
-      match = Match(game, [None], seed, agent_names=[name], state=st, measure=True,
+      match = Match(game, [None], seed, agent_names=[name], state=st,
                     replay=None if replies else replay,
                     apply=None if replies is None else scripted_step)
       match.start()
-      while not match.over:
+      while True:
           move = read_move()                # parse errors -> ILLEGAL
-          match.feed(0, move, seconds=cpu_s_of_this_move)
+          if match.over:                    # Chef filled the grid: only EXIT may follow
+              break
+          match.feed(0, move)
           try:
-              events = match.step()         # state.apply: your move, then Chef's
+              events = match.step()         # your move, then Chef's
           except IllegalActionError as exc: # state unchanged -> ILLEGAL verdict
               ...
           send(chef_move_from(events) or "EXIT")
-      report(match.finish() if match.over else match.close())
+      match.finish() if match.over else match.close()
 
   where ``scripted_step(st, actions)`` is ``st.play_mine(actions[0])`` plus
   ``st.chef_reply(next_scripted_reply)``. Because the same driver records the replay,
   a judged game, a live game and a batch game with the same game, seed and moves
-  write the same replay.
+  write the same replay (``tests/harness/test_replay_equality.py``).
 
 The driver is kept lean on purpose (see the fast path above); everything a step-wise
 caller needs beyond it (pacing, input, verdicts) stays with that caller.
@@ -289,15 +292,28 @@ class Match:
         )
 
     def close(self) -> None:
-        """Close the replay (left truncated unless :meth:`finish` ran) and every agent; idempotent."""
+        """Close the replay (left truncated unless :meth:`finish` ran) and every agent; idempotent.
+
+        Every agent is closed even if closing one raises (an external program's seat
+        must not outlive a neighbour's failure); the first error is raised afterwards.
+        """
         if self._closed:
             return
         self._closed = True
+        error: BaseException | None = None
         if self._writer is not None:
-            self._writer.close()
+            try:
+                self._writer.close()
+            except Exception as exc:
+                error = exc
         for agent in self.agents:
             if agent is not None:
-                agent.close()
+                try:
+                    agent.close()
+                except Exception as exc:
+                    error = error or exc
+        if error is not None:
+            raise error
 
     def __enter__(self) -> Match:
         return self

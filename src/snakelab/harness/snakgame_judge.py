@@ -6,6 +6,14 @@ dialogue of :mod:`snakelab.games.snakgame.codec`. The judge's state is the same
 seed, so a judged program and an in-process agent playing the same moves get the same
 replies, and a judged game can be written as an ordinary, verifiable replay.
 
+The game is driven by the harness's one match driver, :class:`~snakelab.harness.match.Match`:
+the program is its one external seat (each move it prints is fed to the match) and Chef
+is the game itself (``State.apply`` plays your move, then his reply, which the judge
+reads from the step's ``chef`` event and sends back). So the replay a judged game
+writes is the replay :func:`~snakelab.harness.match.play` writes for an agent making
+the same moves. The statement's scripted examples (``replies``) go through the judge's
+own step function instead, which plays the scripted Chef lines; they write no replay.
+
 The program runs through the harness's one process layer,
 :mod:`snakelab.harness.process`: its own session, its whole process tree measured,
 limited and killed at the end whatever happened (an end of the game, a crash, a
@@ -39,12 +47,14 @@ import selectors
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from snakelab.core.errors import CodecError, IllegalActionError
-from snakelab.core.game import JSON, Outcome
-from snakelab.core.replay import ReplayWriter
+from snakelab.core.game import JSON, Event, Outcome
+from snakelab.core.game import State as AnyState
 from snakelab.games.snakgame.codec import format_header
-from snakelab.games.snakgame.rules import EXIT, Game, Move, State, format_move, parse_move
+from snakelab.games.snakgame.rules import EXIT, Game, State, parse_move
+from snakelab.harness.match import Match
 from snakelab.harness.process import WALL_GUARD_MULTIPLE, ExternalProcess, ProcessLimits, wall_guard_s
 
 #: Longest line accepted from a program (a move is under 40 characters).
@@ -198,15 +208,50 @@ def run_judge(
     st = state if state is not None else game.new_state(seed)
     guard = wall_guard_s(time_limit, wall_limit)
     t0 = time.perf_counter()
-    proc = ExternalProcess(command, limits=ProcessLimits(cpu_s=time_limit, memory_mb=memory_mb))
-    reader = _Reader(proc.stdout_fd)
-    writer = ReplayWriter(replay, game, seed, [agent_name]) if replay is not None and replies is None else None
     log: list[str] = []
     waited = 0.0
-    moves = 0
     verdict, message = "OK", None
     scripted = list(replies) if replies is not None else None
+    ran_out = False
     cpu_at_end = 0.0
+
+    def scripted_step(_state: AnyState, actions: list[Any]) -> Sequence[Event]:
+        """Your move, then the next scripted Chef line instead of Chef's own choice (on ``st``)."""
+        nonlocal ran_out
+        assert scripted is not None
+        events = st.play_mine(actions[0])  # refused: IllegalActionError, nothing changed
+        if st.is_over():
+            return events
+        if not scripted:
+            ran_out = True  # your move stands; the judge ends the file after it
+            return events
+        line = scripted.pop(0)
+        try:
+            events += st.chef_reply(parse_move(line))[1]
+        except IllegalActionError as exc:
+            # Your move was applied already: this must not look like a refusal of it.
+            raise CodecError(f"the scripted judge reply {line!r} is not legal here ({exc})") from None
+        return events
+
+    # The program is the one external seat; Chef is the game (``State.apply`` plays your
+    # move, then his reply). Scripted replies come in through the judge's own step function
+    # and are no game of Chef's, so they are not recorded.
+    match = Match(
+        game,
+        [None],
+        seed,
+        agent_names=[agent_name],
+        state=st,
+        replay=replay if replies is None else None,
+        apply=None if scripted is None else scripted_step,
+    )
+
+    proc = ExternalProcess(command, limits=ProcessLimits(cpu_s=time_limit, memory_mb=memory_mb))
+    reader = _Reader(proc.stdout_fd)
+
+    def moves() -> int:
+        """Moves accepted so far (EXIT included)."""
+        return match.steps
 
     def send(lines: Sequence[str]) -> None:
         proc.send(("\n".join(lines) + "\n").encode())
@@ -237,8 +282,7 @@ def run_judge(
             return line
 
     try:
-        if writer is not None:
-            writer.start(st)
+        match.start()
         send(format_header(st))
         while True:
             line = next_line()
@@ -246,10 +290,10 @@ def run_judge(
                 verdict = "CRASH"
                 proc.wait(0.5)
                 how = proc.exit_reason() if proc.fault is not None or proc.poll() is not None else None
-                message = f"the program {how or 'closed its output'} before move {moves + 1}" + (
-                    "" if not st.is_over() else " (the grid was full: it should print EXIT)"
+                message = f"the program {how or 'closed its output'} before move {moves() + 1}" + (
+                    "" if not match.over else " (the grid was full: it should print EXIT)"
                 )
-                if st.is_over() and proc.fault is None:
+                if match.over and proc.fault is None:
                     verdict, message = "OK", None  # the grid was full; a silent exit is fine
                 break
             if transcript:
@@ -257,65 +301,55 @@ def run_judge(
             try:
                 move = parse_move(line)
             except CodecError as exc:
-                verdict, message = "ILLEGAL", f"move {moves + 1}: {exc}"
+                verdict, message = "ILLEGAL", f"move {moves() + 1}: {exc}"
                 break
-            if st.is_over():
+            if match.over:
+                # Chef filled the grid: the program's last word must be EXIT (not a move of the game).
                 if move != EXIT:
                     verdict = "ILLEGAL"
-                    message = f"move {moves + 1}: {line.strip()!r}: the grid is full, the only move left is EXIT"
+                    message = f"move {moves() + 1}: {line.strip()!r}: the grid is full, the only move left is EXIT"
                 break
+            match.feed(0, move)
             try:
-                events = st.play_mine(move)
-            except IllegalActionError as exc:
-                verdict, message = "ILLEGAL", f"move {moves + 1}: {exc}"
+                events = match.step()
+            except IllegalActionError as exc:  # the state is unchanged
+                verdict, message = "ILLEGAL", f"move {moves() + 1}: {exc}"
                 break
-            moves += 1
             if move == EXIT:
-                if writer is not None:
-                    writer.step([move], events, st)
                 break
-            if st.is_over():
-                if writer is not None:
-                    writer.step([move], events, st)
+            if ran_out:
+                verdict, message = "ILLEGAL", f"move {moves()}: the scripted judge replies ran out"
+                break
+            reply = next((str(e.data["move"]) for e in events if e.kind == "chef"), None)
+            if reply is None:  # your move filled the grid: Chef has no turn
                 send(["EXIT"])
                 if transcript:
                     log.append("J: EXIT")
                 break
-            reply: Move | None = None
-            if scripted is not None:
-                if not scripted:
-                    verdict, message = "ILLEGAL", f"move {moves}: the scripted judge replies ran out"
-                    break
-                reply = parse_move(scripted.pop(0))
-            reply, more = st.chef_reply(reply)
-            events += more
-            if writer is not None:
-                writer.step([move], events, st)
-            text = format_move(reply)
             if transcript:
-                log.append(f"J: {text}")
-            send([text])
+                log.append(f"J: {reply}")
+            send([reply])
     except _CpuLimitError:
         verdict, message = "TIMEOUT", None  # the message, with the final CPU figure, below
     except _TimeoutError:
         verdict = "TIMEOUT"
         why = f"{WALL_GUARD_MULTIPLE:g} × the {time_limit:g} s CPU limit" if wall_limit is None else "--wall-limit"
         message = (
-            f"no answer for move {moves + 1} after {guard:g} s of wall-clock time waiting for the program "
+            f"no answer for move {moves() + 1} after {guard:g} s of wall-clock time waiting for the program "
             f"(the wall-clock guard: {why}); it had used {proc.cpu_seconds():.2f} s of CPU time"
         )
     except CodecError as exc:
-        verdict, message = "ILLEGAL", f"move {moves + 1}: {exc}"
+        verdict, message = "ILLEGAL", f"move {moves() + 1}: {exc}"
     finally:
         cpu_at_end = proc.cpu_seconds()
         proc.flush_input(0.5)  # let a last EXIT reach the program
         reader.close()
         proc.close(grace_s=0.5)
-        if writer is not None:
-            if st.is_over():
-                writer.finish(st.outcome())
-            else:
-                writer.close()
+        # A finished game gets its outcome line; one cut short leaves a truncated replay.
+        if match.over:
+            match.finish()
+        else:
+            match.close()
     cpu = proc.cpu_s
     if time_limit is not None and verdict != "ILLEGAL" and (proc.fault_kind == "cpu" or cpu_at_end > time_limit):
         # Over the limit also when the program finished between two samples: the
@@ -323,7 +357,7 @@ def run_judge(
         verdict = "TIMEOUT"
         message = (
             f"the program used {max(cpu, cpu_at_end):.2f} s of CPU time, over the {time_limit:g} s CPU limit "
-            f"(at move {moves + 1})"
+            f"(at move {moves() + 1})"
         )
     so_far = st.score
     return JudgeReport(
@@ -331,7 +365,7 @@ def run_judge(
         score=so_far if verdict == "OK" else 0,
         score_so_far=so_far,
         message=message,
-        moves=moves,
+        moves=match.steps,
         player_s=waited,
         cpu_s=cpu,
         wall_s=time.perf_counter() - t0,

@@ -6,10 +6,14 @@ commands (``start``, ``pause``, ``resume``, ``step``, ``speed``, ``restart``,
 message, then one ``frame`` per step (``{"step", "state", "events", "actions"}``,
 the same shape as replay frames) and an ``end`` message. See ``docs/web.md``.
 
-The game is stepped directly (``to_move`` / ``act`` / ``apply``) rather than through
-:func:`snakelab.harness.play` because a viewer must pause, single-step and wait for
-a human between steps; the loop is the harness loop otherwise. Agents run in a
-worker thread so a slow search never blocks the event loop.
+The game is driven by the harness's one match driver,
+:class:`~snakelab.harness.match.Match`, one step at a time: the session paces the
+steps (pause, single step, speed), feeds human seats (external seats of the match)
+between steps with actions already checked with ``is_legal``, and lets agents decide
+in a worker thread so a slow search never blocks the event loop. The match resets the
+agents with the derived seeds, applies the steps and writes the replay, so a live game
+records the replay :func:`~snakelab.harness.match.play` writes for the same game, seed
+and moves. A game stopped before its end deletes its (truncated) replay.
 """
 
 from __future__ import annotations
@@ -27,8 +31,7 @@ from typing import Any
 from snakelab.core.errors import IllegalActionError, SnakelabError
 from snakelab.core.game import JSON, Agent, Budget, Game, State
 from snakelab.core.registry import game_entry, make, make_agent
-from snakelab.core.replay import ReplayWriter
-from snakelab.core.rng import derive_seed
+from snakelab.harness.match import Match
 from snakelab.web.games import HUMAN_PLAY, overlay_for, view_for
 from snakelab.web.policy import Launch
 
@@ -132,6 +135,14 @@ def parse_start(msg: dict[str, Any]) -> Settings:
         _flag(msg, "paused"),
         _flag(msg, "record"),
     )
+
+
+def close_all(agents: list[Agent | None]) -> None:
+    """Close every agent that was built, whatever one of them raises (a game that never started)."""
+    for agent in agents:
+        if agent is not None:
+            with contextlib.suppress(Exception):
+                agent.close()
 
 
 @dataclass
@@ -272,10 +283,7 @@ class LiveSession:
                 else:
                     agents.append(await asyncio.to_thread(make_agent, spec))
         except BaseException:
-            for agent in agents:
-                if agent is not None:
-                    with contextlib.suppress(Exception):
-                        agent.close()
+            close_all(agents)
             raise
         if humans:
             play = HUMAN_PLAY[game.info.id]
@@ -302,21 +310,27 @@ class LiveSession:
     async def _run(self, game: Game, agents: list[Agent | None], settings: Settings) -> None:
         info = game.info
         names = settings.agents
-        writer: ReplayWriter | None = None
+        match: Match | None = None
         finished = False
         try:
-            state = game.new_state(settings.seed)
-            recording = None
+            recording = replay = None
             if settings.record:
                 if self._replay_dir is None:
                     raise SnakelabError("this server has no replay folder to record into")
                 stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
                 recording = f"live/{info.id}-seed{settings.seed}-{stamp}.jsonl"
-                writer = ReplayWriter(self._replay_dir / recording, game, settings.seed, names)
-                writer.start(state)
-            for i, agent in enumerate(agents):
-                if agent is not None:
-                    agent.reset(info, i, derive_seed(settings.seed, "agent", i))
+                replay = self._replay_dir / recording
+            # Human seats are the match's external seats (None), fed between steps.
+            match = Match(
+                game,
+                agents,
+                settings.seed,
+                agent_names=names,
+                budget=Budget(time_s=DEFAULT_BUDGET_S),
+                replay=replay,
+            )
+            match.start()  # agents reset with the derived seeds, replay header written
+            state = match.state
             self._state = state
             human_meta = {str(i): {"mode": s.mode, "help": HUMAN_PLAY[info.id].help} for i, s in self._humans.items()}
             await self.send(
@@ -336,35 +350,28 @@ class LiveSession:
                 }
             )
             await self.send(self._frame(game, state, [], []))
-            budget = Budget(time_s=DEFAULT_BUDGET_S)
             last = asyncio.get_running_loop().time()
-            while True:
-                movers = list(state.to_move())
-                if not movers:
-                    break
+            while not match.over:
                 last = await self._pace(last)
-                actions: list[Any] = [None] * info.num_players
-                for p in movers:
-                    agent = agents[p]
-                    if agent is None:
-                        actions[p], waited = await self._human_action(state, p)
+                for p in match.waiting():
+                    if match.external(p):
+                        action, waited = await self._human_action(state, p)
+                        match.feed(p, action)
                         if waited:
                             # The step happens when the key arrives, and the next one a full
                             # step later: no catching up on the time spent waiting for it.
                             last = asyncio.get_running_loop().time()
                     else:
-                        actions[p] = await asyncio.to_thread(agent.act, state.observe(p), budget)
+                        await asyncio.to_thread(match.decide, p)
                 try:
-                    events = state.apply(actions)
+                    events = match.step()
                 except IllegalActionError as exc:
                     # Human actions were checked just before, so an agent broke the rules.
-                    bad = ", ".join(f"player {p} ({names[p]})" for p in movers if agents[p] is not None)
-                    raise SnakelabError(f"step {state.step_count + 1}: {exc} [agents: {bad}]") from exc
-                for p in movers:
-                    if p in self._humans:
-                        self._humans[p].last_applied = actions[p]
-                if writer is not None:
-                    writer.step(actions, events, state)
+                    raise match.blame(exc, agents_only=True) from exc
+                actions = match.last_actions
+                for p, seat in self._humans.items():
+                    if actions[p] is not None:
+                        seat.last_applied = actions[p]
                 await self.send(
                     self._frame(
                         game,
@@ -373,13 +380,21 @@ class LiveSession:
                         [None if a is None else game.action_to_json(a) for a in actions],
                     )
                 )
-            # Agents' remarks (e.g. a fallback policy on a board without a cycle), as the CLI prints them.
-            notices = [str(n) for n in (getattr(a, "notice", None) for a in agents if a is not None) if n]
-            if writer is not None:
-                writer.finish(state.outcome())
-                finished = True
+            # The outcome line, agents closed, their remarks (e.g. a fallback policy on a
+            # board without a cycle) as the CLI prints them.
+            try:
+                result = match.finish()
+            finally:
+                # Once the outcome line is written the replay is whole: an agent failing
+                # to close afterwards is reported, but does not cost the recording.
+                finished = match.over
             await self.send(
-                {"type": "end", "step": state.step_count, "outcome": state.outcome().to_json(), "notices": notices}
+                {
+                    "type": "end",
+                    "step": state.step_count,
+                    "outcome": result.outcome.to_json(),
+                    "notices": result.notices,
+                }
             )
         except asyncio.CancelledError:
             raise
@@ -390,14 +405,14 @@ class LiveSession:
             detail = " ".join(str(exc).split()) or type(exc).__name__
             await self.send({"type": "error", "message": f"the game stopped on an internal error ({detail})"})
         finally:
-            if writer is not None and not finished:
-                # A stopped or failed game leaves no truncated replay behind.
-                writer.close()
-                writer.path.unlink(missing_ok=True)
-            for agent in agents:
-                if agent is not None:
-                    with contextlib.suppress(Exception):
-                        agent.close()
+            if match is None:
+                close_all(agents)
+            else:
+                with contextlib.suppress(Exception):
+                    match.close()  # every agent, even if one fails to close
+                if not finished and match.replay_path is not None:
+                    # A stopped or failed game leaves no truncated replay behind.
+                    Path(match.replay_path).unlink(missing_ok=True)
 
     @staticmethod
     def _frame(game: Game, state: State, events: list[JSON], actions: list[JSON]) -> dict[str, JSON]:

@@ -148,7 +148,7 @@ def test_contest_program(tmp_path):
         "Ei!",
         "-p",
         "Ia! Ia!",
-        module="snakelab.games.hextris.contest",
+        module="snakelab.cli.icfp2015",
     )
     assert r.returncode == 1
     # On a loaded machine a "note:" line may say that a game got no time.

@@ -14,7 +14,7 @@ from .conftest import PROBLEMS
 
 def _contest(*args, timeout=300):
     return subprocess.run(
-        [sys.executable, "-m", "snakelab.games.hextris.contest", *args],
+        [sys.executable, "-m", "snakelab.cli.icfp2015", *args],
         capture_output=True,
         text=True,
         check=False,

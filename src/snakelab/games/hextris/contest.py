@@ -1,52 +1,34 @@
-"""``play_icfp2015``: the contest's command-line program.
+"""The time plan of ``play_icfp2015``, the contest's command-line program.
 
-Usage: ``play_icfp2015 -f problem_3.json [-f ...] [-t SECONDS] [-m MEGABYTES] [-c CORES]
-[-p PHRASE ...]``. It solves every seed of every problem file with the champion solver
-and prints the solution JSON (a list of ``problemId, seed, tag, solution``) on standard
-output.
+The program itself (options, output, exit status, the processes it runs) is
+:mod:`snakelab.cli.icfp2015`; this module is the game-side part it plans with, which
+needs no processes of its own: how games are weighed and shared out over the solving
+processes (:func:`partition`), and how one process solves its share of the games
+within the run's end (:func:`solve_games`, :func:`solve_part`).
 
-* ``-t``: the whole run's time limit, counted from the moment the process started
-  (interpreter start-up and imports included), on the wall clock, so it holds on a
-  loaded machine too. The program keeps its own clock: the games are shared out over the
-  cores by size, and each game's share is recomputed when it starts from the time really
-  left, after reserving the measured per-game overhead of the games still to come and a
-  tail for the output. A game returns its best string so far when its share ends; a
-  game whose turn comes with no time left is answered with the empty solution (valid,
-  it scores 0) rather than overrun. Without ``-t`` each game gets 10 s. It must be a
-  positive number.
-* ``-c``: processes solving at once (default 1; at most the machine's cores). The extra
-  ones are forked from the warmed-up main process, so they cost no start-up.
-* ``-m``: the memory limit in megabytes. Each solving process needs about
-  :data:`MB_PER_PROCESS` MB (the interpreter, numpy and the compiled kernels are most of
-  it), so ``-m`` caps the processes at ``m // MB_PER_PROCESS`` and a value below one
-  process's need is refused (exit 2) rather than ignored.
-* ``-p``: the phrases of power to use (default: the 18 known ones).
+**The time plan.** The time limit counts from the moment the process started
+(:func:`process_age`: interpreter start-up and imports included), on the wall clock, so
+it holds on a loaded machine too. The games are shared out over the processes by
+weight (units × rows: the length of the path to search), biggest first; each game's
+share is recomputed when it starts from the time really left, after reserving the
+measured per-game overhead of the games still to come and a tail for the output
+(:func:`tail_reserve`). A game returns its best string so far when its share ends; a
+game whose turn comes with no time left is answered with the empty solution (valid, it
+scores 0) rather than overrun. Without a limit each game gets
+:data:`DEFAULT_SECONDS_PER_GAME`.
 
-The compiled kernels are cached on disk by the first run on a machine (about a minute,
-the contest's build step); a run with a cold cache spends that time before its clock can
-do anything about it.
-
-A malformed or missing problem file, or a phrase with characters that are not commands,
-is reported on standard error and skipped; the other files are still solved with the
-other phrases. Exit status 1 if anything was skipped, 2 for a bad option.
+Each solving process needs about :data:`MB_PER_PROCESS` MB (the interpreter, numpy and
+the compiled kernels are most of it), which is how the program turns its memory limit
+into a number of processes.
 """
 
 from __future__ import annotations
 
-import argparse
-import math
-import multiprocessing as mp
 import os
-import queue
-import sys
 import time
-from collections.abc import Sequence
-from typing import Any, NoReturn
+from collections.abc import Callable, Sequence
 
-from snakelab.core.errors import CodecError
-from snakelab.games.hextris.codec import Problem, SolutionEntry, format_solutions, load_problem
-from snakelab.games.hextris.rules import CHAR_TO_COMMAND
-from snakelab.games.hextris.scoring import PHRASES
+from snakelab.games.hextris.codec import Problem, SolutionEntry
 
 DEFAULT_SECONDS_PER_GAME = 10.0
 
@@ -123,7 +105,8 @@ def plan_budgets(games: Sequence[Game], seconds: float | None, workers: int) -> 
     return out
 
 
-def _empty(game: Game) -> SolutionEntry:
+def empty_entry(game: Game) -> SolutionEntry:
+    """The answer of a game that got no time: the empty solution (valid; it scores 0)."""
     prob, seed = game
     return SolutionEntry(prob.id, seed, "", "snakelab-champion out of time")
 
@@ -133,7 +116,7 @@ def solve_games(
     order: Sequence[int],
     phrases: tuple[str, ...],
     end: float | None,
-    emit: Any,
+    emit: Callable[[int, SolutionEntry], None],
 ) -> None:
     """Solve ``games[i]`` for ``i`` in ``order`` one after another, calling ``emit(i, entry)``.
 
@@ -155,7 +138,7 @@ def solve_games(
             left = end - time.monotonic()
             if left < overhead:
                 # Not even this game's overhead fits: answer it (and the rest) empty.
-                emit(i, _empty(games[i]))
+                emit(i, empty_entry(games[i]))
                 left_weight -= w
                 continue
             # When the overheads of all the games to come do not fit any more, the games
@@ -170,176 +153,24 @@ def solve_games(
         emit(i, SolutionEntry(prob.id, seed, sol.solution, f"snakelab-champion w{sol.width} {sol.score}"))
 
 
-def _worker(games: Sequence[Game], order: Sequence[int], phrases: tuple[str, ...], end: float | None, q: Any) -> None:
-    """A forked solving process: its games' entries go to the queue as they finish."""
-    solve_games(games, order, phrases, end, lambda i, e: q.put((i, e)))
+PartTask = tuple[list[tuple[int, Game]], tuple[str, ...], float | None]
+"""One process's share: its games with their positions in the run, the phrases, the end."""
 
 
-def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
-        prog="play_icfp2015",
-        description="Solve ICFP 2015 problems; print solution JSON.",
-        epilog=(
-            "The time limit counts from the program's start and is kept on the wall clock: "
-            "games with no time left are answered with the empty solution. Bad problem files "
-            "and bad phrases are reported and skipped (exit 1); bad options exit 2."
-        ),
-    )
-    ap.add_argument("-f", dest="files", action="append", default=[], help="problem JSON file (repeatable)")
-    ap.add_argument(
-        "-t",
-        dest="seconds",
-        type=float,
-        default=None,
-        help="time limit for the whole run in seconds, start-up included (> 0; default: 10 s per game)",
-    )
-    ap.add_argument(
-        "-m",
-        dest="megabytes",
-        type=int,
-        default=None,
-        help=(
-            f"memory limit in megabytes: each solving process needs about {MB_PER_PROCESS} MB, so fewer "
-            f"cores are used to stay within it, and values below {MB_PER_PROCESS} are refused"
-        ),
-    )
-    ap.add_argument("-c", dest="cores", type=int, default=1, help="processor cores to use (default 1)")
-    ap.add_argument(
-        "-p",
-        dest="phrases",
-        action="append",
-        default=None,
-        help=(
-            "phrase of power (repeatable; default: the 18 known ones); "
-            "a phrase with characters that are not commands is skipped"
-        ),
-    )
-    return ap
+def part_task(games: Sequence[Game], order: Sequence[int], phrases: tuple[str, ...], end: float | None) -> PartTask:
+    """The picklable task of a process solving ``games[i]`` for ``i`` in ``order`` (see :func:`solve_part`)."""
+    return ([(i, games[i]) for i in order], phrases, end)
 
 
-def _usage_error(msg: str) -> int:
-    sys.stderr.write(f"play_icfp2015: error: {msg}\n")
-    return 2
+def solve_part(task: PartTask) -> list[tuple[int, SolutionEntry]]:
+    """Solve one process's share of the games (a :func:`part_task`); the entries by run position.
 
-
-def run(argv: Sequence[str] | None = None, start: float | None = None) -> int:
-    """Parse ``argv``, solve, print the solution JSON; the exit status (0, 1 or 2).
-
-    Args:
-        argv: The arguments (default ``sys.argv[1:]``).
-        start: The ``time.monotonic`` value the time limit counts from (default: this
-            process's start).
+    A module-level function of one picklable argument, so a process map can run it;
+    ``end`` is a ``time.monotonic`` value, which is the same clock in every process of
+    the machine.
     """
-    if start is None:
-        start = time.monotonic() - process_age()
-    try:
-        args = _parser().parse_args(argv)
-    except SystemExit as exc:  # --help, or argparse's own usage error
-        return int(exc.code or 0)
-    if args.seconds is not None and not (math.isfinite(args.seconds) and args.seconds > 0):
-        return _usage_error(f"-t must be a positive number of seconds, got {args.seconds:g}")
-    if args.cores < 1:
-        return _usage_error(f"-c must be at least 1, got {args.cores}")
-    # More processes than cores only share the same cores, each game then searching slower.
-    workers = min(args.cores, os.cpu_count() or 1)
-    if args.megabytes is not None:
-        if args.megabytes < MB_PER_PROCESS:
-            return _usage_error(
-                f"-m {args.megabytes}: one solving process needs about {MB_PER_PROCESS} MB; "
-                f"give -m {MB_PER_PROCESS} or more"
-            )
-        workers = min(workers, args.megabytes // MB_PER_PROCESS)
-    failed = False
-    phrases: list[str] = []
-    for p in args.phrases if args.phrases is not None else PHRASES:
-        if not p or any(ch.lower() not in CHAR_TO_COMMAND for ch in p):
-            sys.stderr.write(f"error: phrase {p!r} has characters that are not commands; not used\n")
-            failed = True
-        elif p not in phrases:
-            phrases.append(p)
-    games: list[Game] = []
-    for f in args.files:
-        try:
-            prob = load_problem(f)
-        except CodecError as exc:
-            sys.stderr.write(f"error: {' '.join(str(exc).split())}\n")
-            failed = True
-            continue
-        games.extend((prob, s) for s in dict.fromkeys(prob.source_seeds))
-    end = None if args.seconds is None else start + args.seconds - tail_reserve(args.seconds)
-    results = _run(games, tuple(phrases), end, workers)
-    sys.stdout.write(format_solutions([results.get(i) or _empty(g) for i, g in enumerate(games)]) + "\n")
-    short = sum(1 for i in range(len(games)) if i not in results or not results[i].solution)
-    if short and end is not None:
-        sys.stderr.write(f"note: {short} of {len(games)} games had no time left and got the empty solution\n")
-    return 1 if failed else 0
-
-
-def main() -> NoReturn:
-    """Console entry point of ``play_icfp2015``: :func:`run`, then a prompt exit.
-
-    The process leaves with ``os._exit`` once its output is flushed: the interpreter's
-    orderly teardown with the compiled kernels loaded takes close to half a second on a
-    loaded machine, time the limit has to cover and nothing needs.
-    """
-    code = run()
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(code)
-
-
-def _run(games: list[Game], phrases: tuple[str, ...], end: float | None, workers: int) -> dict[int, SolutionEntry]:
-    """Solve every game within ``end``; the entries by game index (missing: no time)."""
-    results: dict[int, SolutionEntry] = {}
-    if not games or (end is not None and time.monotonic() >= end):
-        return results
-    from snakelab.games.hextris.solver import warm_up
-
-    # Loading the compiled kernels is start-up: it comes out of the run's time like the
-    # rest, and the forked workers inherit it.
-    warm_up()
-    parts = partition(games, workers)
-
-    def keep(i: int, entry: SolutionEntry) -> None:
-        results[i] = entry
-
-    if len(parts) == 1:
-        solve_games(games, parts[0], phrases, end, keep)
-        return results
-    ctx = mp.get_context("fork")
-    # A forked child flushes the buffers it inherits when it ends: empty them first.
-    sys.stdout.flush()
-    sys.stderr.flush()
-    q = ctx.Queue()
-    procs = [ctx.Process(target=_worker, args=(games, part, phrases, end, q), daemon=True) for part in parts[1:]]
-    for proc in procs:
-        proc.start()
-    try:
-        solve_games(games, parts[0], phrases, end, keep)
-        # The workers' games: wait for them until the run's end (plus their own tail),
-        # never longer; a game still missing then is answered with the empty solution.
-        expected = sum(len(p) for p in parts[1:])
-        got = 0
-        hard_end = None if end is None else end + 0.3
-        while got < expected:
-            timeout = 1.0 if hard_end is None else min(1.0, max(0.0, hard_end - time.monotonic()))
-            try:
-                i, entry = q.get(timeout=timeout)
-            except queue.Empty:
-                out_of_time = hard_end is not None and time.monotonic() >= hard_end
-                if out_of_time or not any(proc.is_alive() for proc in procs):
-                    break  # a worker that died takes its games with it: they get the empty solution
-                continue
-            results[i] = entry
-            got += 1
-    finally:
-        for proc in procs:
-            if proc.is_alive():
-                proc.kill()
-        for proc in procs:
-            proc.join(1.0)
-    return results
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()
+    indexed, phrases, end = task
+    games = [g for _, g in indexed]
+    out: list[tuple[int, SolutionEntry]] = []
+    solve_games(games, range(len(games)), phrases, end, lambda k, entry: out.append((indexed[k][0], entry)))
+    return out
