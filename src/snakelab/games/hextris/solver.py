@@ -153,21 +153,41 @@ def _random_passes(
     deadline: float,
     phrases: Sequence[str],
     tries: int,
+    *,
+    count: int | None = None,
+    rseed: int = 0,
+    width: int = RANDOM_WIDTH,
+    spread: float = RANDOM_SPREAD,
+    fall_value: float = 0.0,
 ) -> Solution:
-    """Passes with randomly scaled weights until ``deadline``; the best solution found.
+    """Passes with randomly scaled weights until ``deadline`` (or ``count`` passes); the best solution.
 
-    The draws come from a generator seeded by the problem and the game, so a longer budget
-    tries the same weights first.
+    The draws come from a generator seeded by the problem, the game and ``rseed`` (``rseed``
+    0 is the generator the timed solver has always used), so a longer budget tries the same
+    weights first and a pass count makes the search exactly reproducible. The lost-cell
+    weight and the fall value (when not 0) are scaled by draws of their own.
     """
-    rng = np.random.default_rng([prep.problem.id, seed])
-    spread = np.log(RANDOM_SPREAD)
+    key = [prep.problem.id, seed] if rseed == 0 else [prep.problem.id, seed, rseed]
+    rng = np.random.default_rng(key)
+    log_spread = np.log(spread)
     last = 0.0
-    while time.monotonic() + 1.1 * last <= deadline:
+    done = 0
+    while count is None or done < count:
+        if time.monotonic() + 1.1 * last > deadline:
+            break
         start = time.monotonic()
-        factors = np.exp(rng.uniform(-spread, spread, weights.size + 1))
+        factors = np.exp(rng.uniform(-log_spread, log_spread, weights.size + 1))
+        fall = fall_value * float(np.exp(rng.uniform(-log_spread, log_spread))) if fall_value else 0.0
+        done += 1
         try:
             plan = beam_plan(
-                prep, seed, RANDOM_WIDTH, weights * factors[:-1], deadline, lost_weight=lost_weight * factors[-1]
+                prep,
+                seed,
+                width,
+                weights * factors[:-1],
+                deadline,
+                lost_weight=lost_weight * factors[-1],
+                fall_value=fall,
             )
         except SearchTimeoutError:
             break
@@ -177,7 +197,7 @@ def _random_passes(
             sol = embed(prep, seed, plan, phrases, deadline, tries, overlaps=True)
             sc = score_seed(prep.problem, seed, sol).score
             if sc > best.score:
-                best = Solution(sol, sc, RANDOM_WIDTH, 0.0)
+                best = Solution(sol, sc, width, 0.0)
         last = time.monotonic() - start
     return best
 
@@ -200,6 +220,11 @@ def solve_champion(
     max_width: int = 256,
     weights: np.ndarray | None = None,
     random_passes: bool = True,
+    *,
+    random_count: int | None = None,
+    rseed: int = 0,
+    random_width: int = RANDOM_WIDTH,
+    tries: int | None = None,
 ) -> Solution:
     """Anytime beam search with phrase embedding; the best string by the official score.
 
@@ -223,6 +248,13 @@ def solve_champion(
             :data:`CHAMPION_WEIGHTS_BIG` on boards over :data:`LOST_MAX_CELLS` cells).
         random_passes: Spend the time the widening leaves on random-weight passes (small
             boards, default weights only); False stops once the widening is done.
+        random_count: Run exactly this many random-weight passes (on any board, big ones
+            with a randomly scaled fall value too) instead of filling the time: with an
+            unbounded ``time_limit`` the search is then exactly reproducible.
+        rseed: Seed of the random weights (0: the timed solver's draws).
+        random_width: Beam width of the random-weight passes.
+        tries: Phrase orders per unit in the embedding (default 3, or 1 on boards over
+            :data:`EMBED_TRIES_MAX_CELLS` cells).
     """
     warm_up()  # before the clock starts: loading compiled kernels is start-up, not search
     t0 = time.monotonic()
@@ -236,7 +268,8 @@ def solve_champion(
     lost_w = LOST_WEIGHT if small else 0.0
     # Three phrase orders per unit cost 1.7x the embedding: worth it except on the biggest
     # board (problem 24), whose single pass already fills the time.
-    tries = 3 if problem.width * problem.height <= EMBED_TRIES_MAX_CELLS else 1
+    if tries is None:
+        tries = 3 if problem.width * problem.height <= EMBED_TRIES_MAX_CELLS else 1
     # The schedule of passes (width, weights, fall value): widths 1, 2, 4, ... with the
     # default weights. On big boards the weights move the score by ±10% and a wide beam
     # only pays when it also counts the rows fallen (problem 24, width 2: 221–230k with
@@ -279,7 +312,23 @@ def solve_champion(
         last = time.monotonic() - start
         last_width = width
     assert best is not None
-    if random_passes and small and weights is None:
+    if random_count is not None and random_count > 0:
+        best = _random_passes(
+            prep,
+            seed,
+            best,
+            best_plan,
+            w,
+            lost_w,
+            deadline,
+            phrases,
+            tries,
+            count=random_count,
+            rseed=rseed,
+            width=random_width,
+            fall_value=0.0 if small else FALL_VALUE,
+        )
+    elif random_passes and random_count is None and small and weights is None:
         best = _random_passes(prep, seed, best, best_plan, w, lost_w, deadline, phrases, tries)
     best.seconds = time.monotonic() - t0
     return best
