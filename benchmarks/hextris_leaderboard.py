@@ -151,7 +151,9 @@ def main() -> None:
             print("| " + " | ".join(str(v) for v in r) + " |")
         print(f"| total | {tot['best']} | | {tot['svl']} | {tot['run']} | {tot['store']} | | |")
     else:
-        print(f"{head[0]:>7} {head[1]:>7} {head[2]:<22} {head[3]:>6} {head[4]:>8} {head[5]:>12} {head[6]:>8}  {head[7]}")
+        print(
+            f"{head[0]:>7} {head[1]:>7} {head[2]:<22} {head[3]:>6} {head[4]:>8} {head[5]:>12} {head[6]:>8}  {head[7]}"
+        )
         for p, b, team, svl, rs, ss, rank, ms in rows:
             print(f"{p:>7} {b:>7} {team[:22]:<22} {svl:>6} {rs:>8} {ss:>12} {rank:>8}  {ms}")
         print(f"{'total':>7} {tot['best']:>7} {'':<22} {tot['svl']:>6} {tot['run']:>8} {tot['store']:>12}")

@@ -143,6 +143,14 @@ def warm_up() -> float:
     return time.monotonic() - t0
 
 
+def _score(problem: Problem, seed: int, solution: str, spelled: Sequence[str]) -> int:
+    """The official score, less the bonus of phrases that earned it before this game began."""
+    res = score_seed(problem, seed, solution)
+    if not spelled or res.error:
+        return res.score
+    return res.score - 300 * sum(1 for p in spelled if res.reps.get(p, 0) > 0)
+
+
 def _random_passes(
     prep: Prepared,
     seed: int,
@@ -159,6 +167,7 @@ def _random_passes(
     width: int = RANDOM_WIDTH,
     spread: float = RANDOM_SPREAD,
     fall_value: float = 0.0,
+    spelled: Sequence[str] = (),
 ) -> Solution:
     """Passes with randomly scaled weights until ``deadline`` (or ``count`` passes); the best solution.
 
@@ -194,8 +203,8 @@ def _random_passes(
         # Spelling costs more than planning; only plans that look better are worth it.
         if (len(plan.targets), plan.move_score) > best_plan:
             best_plan = (len(plan.targets), plan.move_score)
-            sol = embed(prep, seed, plan, phrases, deadline, tries, overlaps=True)
-            sc = score_seed(prep.problem, seed, sol).score
+            sol = embed(prep, seed, plan, phrases, deadline, tries, overlaps=True, spelled=spelled)
+            sc = _score(prep.problem, seed, sol, spelled)
             if sc > best.score:
                 best = Solution(sol, sc, width, 0.0)
         last = time.monotonic() - start
@@ -225,6 +234,7 @@ def solve_champion(
     rseed: int = 0,
     random_width: int = RANDOM_WIDTH,
     tries: int | None = None,
+    spelled: Sequence[str] = (),
 ) -> Solution:
     """Anytime beam search with phrase embedding; the best string by the official score.
 
@@ -255,6 +265,8 @@ def solve_champion(
         random_width: Beam width of the random-weight passes.
         tries: Phrase orders per unit in the embedding (default 3, or 1 on boards over
             :data:`EMBED_TRIES_MAX_CELLS` cells).
+        spelled: Phrases that already earned their bonus (this game is the rest of one
+            that began with a phrase opening).
     """
     warm_up()  # before the clock starts: loading compiled kernels is start-up, not search
     t0 = time.monotonic()
@@ -304,8 +316,8 @@ def solve_champion(
             )
         except SearchTimeoutError:
             break
-        sol = embed(prep, seed, plan, phrases, deadline, tries, overlaps=True)
-        sc = score_seed(problem, seed, sol).score
+        sol = embed(prep, seed, plan, phrases, deadline, tries, overlaps=True, spelled=spelled)
+        sc = _score(problem, seed, sol, spelled)
         if best is None or sc > best.score:
             best = Solution(sol, sc, width, 0.0)
         best_plan = max(best_plan, (len(plan.targets), plan.move_score))
@@ -327,8 +339,9 @@ def solve_champion(
             rseed=rseed,
             width=random_width,
             fall_value=0.0 if small else FALL_VALUE,
+            spelled=spelled,
         )
     elif random_passes and random_count is None and small and weights is None:
-        best = _random_passes(prep, seed, best, best_plan, w, lost_w, deadline, phrases, tries)
+        best = _random_passes(prep, seed, best, best_plan, w, lost_w, deadline, phrases, tries, spelled=spelled)
     best.seconds = time.monotonic() - t0
     return best

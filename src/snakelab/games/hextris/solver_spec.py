@@ -23,14 +23,17 @@ from __future__ import annotations
 import math
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from snakelab.core.errors import ConfigError
 from snakelab.core.registry import format_spec, parse_spec
 from snakelab.games.hextris.codec import Problem
-from snakelab.games.hextris.scoring import PHRASES
+from snakelab.games.hextris.scoring import PHRASES, score_seed
 from snakelab.games.hextris.solver import (
+    CHAMPION_WEIGHTS,
+    CHAMPION_WEIGHTS_BIG,
     EMBED_TRIES_MAX_CELLS,
+    LOST_MAX_CELLS,
     RANDOM_WIDTH,
     SEED_PHRASES,
     Solution,
@@ -38,6 +41,7 @@ from snakelab.games.hextris.solver import (
     solve_seed_method,
     warm_up,
 )
+from snakelab.games.hextris.solver_opening import play_opening, rest_problem
 
 #: The solvers a spec may name.
 METHODS = ("champion", "seed")
@@ -60,6 +64,9 @@ class SolverSpec:
         rseed: Seed of their weights (0: the draws the timed champion makes first).
         tries: Phrase orders per unit in the embedding; 0 means the solver's choice by
             board size (3, or 1 over 3000 cells), resolved by :meth:`resolved`.
+        opening: Spell up to this many phrases that a width-1 pass does not spell in a
+            phrase opening first, then solve the rest (:mod:`.solver_opening`); the
+            width-1 pass's string when that scores more. 0: no opening.
     """
 
     method: str = "champion"
@@ -68,11 +75,12 @@ class SolverSpec:
     rwidth: int = RANDOM_WIDTH
     rseed: int = 0
     tries: int = 0
+    opening: int = 0
 
     def __post_init__(self) -> None:
         if self.method not in METHODS:
             raise ConfigError(f"unknown hextris solver {self.method!r}: use {' or '.join(METHODS)}")
-        for name, low in (("width", 1), ("random", 0), ("rwidth", 1), ("rseed", 0), ("tries", 0)):
+        for name, low in (("width", 1), ("random", 0), ("rwidth", 1), ("rseed", 0), ("tries", 0), ("opening", 0)):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < low:
                 raise ConfigError(f"solver parameter {name} must be an integer >= {low}, got {value!r}")
@@ -93,7 +101,7 @@ class SolverSpec:
             if kwargs:
                 raise ConfigError(f"the seed solver takes no parameters, got {', '.join(kwargs)}")
             return cls(method="seed")
-        known = ("width", "random", "rwidth", "rseed", "tries")
+        known = ("width", "random", "rwidth", "rseed", "tries", "opening")
         unknown = [k for k in kwargs if k not in known]
         if unknown:
             raise ConfigError(f"unknown champion parameter {unknown[0]!r} in {text!r}: known are {', '.join(known)}")
@@ -104,7 +112,7 @@ class SolverSpec:
         if self.method != "champion" or self.tries:
             return self
         tries = 3 if problem.width * problem.height <= EMBED_TRIES_MAX_CELLS else 1
-        return SolverSpec(self.method, self.width, self.random, self.rwidth, self.rseed, tries)
+        return replace(self, tries=tries)
 
     def text(self) -> str:
         """The spec as text, every parameter named (so a changed default cannot alter it)."""
@@ -112,7 +120,14 @@ class SolverSpec:
             return "seed"
         return format_spec(
             self.method,
-            {"width": self.width, "random": self.random, "rwidth": self.rwidth, "rseed": self.rseed, "tries": self.tries},
+            {
+                "width": self.width,
+                "random": self.random,
+                "rwidth": self.rwidth,
+                "rseed": self.rseed,
+                "tries": self.tries,
+                "opening": self.opening,
+            },
         )
 
 
@@ -154,18 +169,43 @@ def solve_spec(problem: Problem, seed: int, spec: SolverSpec) -> tuple[Solution,
     c0 = time.process_time()
     if spec.method == "seed":
         sol = solve_seed_method(problem, seed, SEED_PHRASES)
+    elif spec.opening:
+        sol = _solve_with_opening(problem, seed, spec)
     else:
-        sol = solve_champion(
-            problem,
-            seed,
-            math.inf,
-            PHRASES,
-            max_width=spec.width,
-            random_passes=False,
-            random_count=spec.random,
-            rseed=spec.rseed,
-            random_width=spec.rwidth,
-            tries=spec.tries,
-        )
+        sol = _champion(problem, seed, spec)
     secs = time.process_time() - c0
     return sol, Recorded(spec, secs, sol.score)
+
+
+def _champion(problem: Problem, seed: int, spec: SolverSpec, spelled: tuple[str, ...] = ()) -> Solution:
+    return solve_champion(
+        problem,
+        seed,
+        math.inf,
+        PHRASES,
+        max_width=spec.width,
+        random_passes=False,
+        random_count=spec.random,
+        rseed=spec.rseed,
+        random_width=spec.rwidth,
+        tries=spec.tries,
+        spelled=spelled,
+    )
+
+
+def _solve_with_opening(problem: Problem, seed: int, spec: SolverSpec) -> Solution:
+    """A phrase opening for the phrases a width-1 pass leaves out, then the champion on the rest."""
+    probe = solve_champion(problem, seed, math.inf, PHRASES, max_width=1, random_passes=False, tries=spec.tries)
+    reps = score_seed(problem, seed, probe.solution).reps
+    targets = [p for p in PHRASES if not reps.get(p)]
+    small = problem.width * problem.height <= LOST_MAX_CELLS
+    opening = play_opening(problem, seed, targets, CHAMPION_WEIGHTS if small else CHAMPION_WEIGHTS_BIG, spec.opening)
+    text = opening.text
+    if opening.sim.index < problem.source_length:
+        rest, rest_seed = rest_problem(problem, seed, opening)
+        text += _champion(rest, rest_seed, spec, opening.spelled).solution
+    score = score_seed(problem, seed, text).score
+    # An opening that wrecks the board (a trap board can end the game) loses to the probe.
+    if score < probe.score:
+        return probe
+    return Solution(text, score, spec.width, 0.0)
