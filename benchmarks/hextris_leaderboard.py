@@ -89,6 +89,9 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=0, help="only the first N seeds of each problem (0: all)")
     ap.add_argument("--store", type=Path, default=STORE, help="keep-best store directory")
     ap.add_argument("--no-store", action="store_true", help="do not read or write the store")
+    ap.add_argument(
+        "--replace-legacy", action="store_true", help="recorded strings replace unrecorded ones even when worse"
+    )
     ap.add_argument("--markdown", action="store_true", help="print the table as markdown")
     ap.add_argument("--report", action="store_true", help="solve nothing: score the store and print the table")
     args = ap.parse_args()
@@ -113,8 +116,11 @@ def main() -> None:
         for done, (_i, (pid, seed, entry)) in enumerate(results, 1):
             run[pid][seed] = entry
             # Checkpoint: the store is written as each game finishes.
-            if not args.no_store and offer(stores[pid], seed, entry):
+            old = stores[pid].get(seed)
+            if not args.no_store and offer(stores[pid], seed, entry, replace_legacy=args.replace_legacy):
                 save_store(probs[pid], args.store, stores[pid])
+                if old is not None and old.score > entry.score:
+                    print(f"problem {pid} seed {seed}: legacy {old.score} replaced by {entry.score}", file=sys.stderr)
             secs = entry.record.seconds if entry.record else 0.0
             print(f"{done}/{len(jobs)} problem {pid} seed {seed}: {entry.score} ({secs:.1f}s)", file=sys.stderr)
     wall = time.monotonic() - t0

@@ -129,3 +129,11 @@ def test_an_opening_spells_phrases_across_locks_and_the_rest_continues_the_same_
     assert not full.error and full.score == rec.score
     probe, _ = solve_spec(prob, seed, SolverSpec.parse("champion(width=1)"))
     assert rec.score >= probe.score
+
+
+def test_replace_legacy_lets_a_recorded_entry_take_a_better_legacy_place():
+    best = {0: _entry(10, "a", spec=None)}
+    assert not offer(best, 0, _entry(8, "b"))
+    assert offer(best, 0, _entry(8, "b"), replace_legacy=True)
+    assert not offer(best, 0, _entry(7, "c"), replace_legacy=True)  # recorded entries only improve
+    assert best[0].solution == "b"

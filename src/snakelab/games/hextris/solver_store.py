@@ -9,6 +9,9 @@ is) holding the best string found per seed, each tagged with how it was found
 * A new entry replaces a stored one only if it scores strictly more, or as much when the
   stored one is *legacy* (its tag records no spec): so repeated runs only improve the
   store, and a recorded string takes the place of an unrecorded one of the same quality.
+* ``--replace-legacy`` (``offer(replace_legacy=True)``) lets a recorded entry replace a
+  legacy one even when it scores less: the way to a store whose every string can be
+  found again, at a price the leaderboard script prints.
 * An entry that took more than :data:`MAX_SECONDS` CPU seconds is not stored: a stored
   string must be one that its recorded spec finds in that time.
 * Files are replaced atomically, so a killed run never leaves half a file.
@@ -61,12 +64,19 @@ def load_store(problem: Problem, store: Path) -> dict[int, StoredEntry]:
     return out
 
 
-def offer(best: dict[int, StoredEntry], seed: int, entry: StoredEntry) -> bool:
-    """Put ``entry`` in ``best`` if it beats the entry there (see the module rules); whether it did."""
+def offer(best: dict[int, StoredEntry], seed: int, entry: StoredEntry, *, replace_legacy: bool = False) -> bool:
+    """Put ``entry`` in ``best`` if it beats the entry there (see the module rules); whether it did.
+
+    With ``replace_legacy`` a recorded entry also replaces a legacy one that scores more
+    (the price of a store in which every string can be found again).
+    """
     if entry.record is not None and entry.record.seconds > MAX_SECONDS:
         return False
     old = best.get(seed)
-    if old is None or entry.score > old.score or (entry.score == old.score and old.record is None and entry.record):
+    if old is None or entry.score > old.score:
+        best[seed] = entry
+        return True
+    if old.record is None and entry.record is not None and (entry.score == old.score or replace_legacy):
         best[seed] = entry
         return True
     return False
