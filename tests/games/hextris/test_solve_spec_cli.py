@@ -27,7 +27,10 @@ def test_spec_solve_records_its_spec_and_spec_from_reproduces_the_string(tmp_pat
     assert [(e["problemId"], e["seed"]) for e in first] == [(21, 0)] + [(11, s) for s in problems[11].source_seeds]
     for e in first:
         rec = parse_tag(e["tag"])
-        assert rec is not None and rec.spec.text() == "champion(width=2,random=2,rwidth=8,rseed=0,tries=3,opening=0)"
+        assert (
+            rec is not None
+            and rec.spec.text() == "champion(width=2,random=2,rwidth=8,rseed=0,tries=3,opening=0,single=0)"
+        )
         assert rec.score == score_seed(problems[e["problemId"]], e["seed"], e["solution"]).score
     r = run_snakelab("hextris", "solve", "21", "11", "--spec-from", one, "-o", two, "--problems", PROBLEMS)
     assert r.returncode == 0, r.stderr

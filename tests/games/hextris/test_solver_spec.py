@@ -13,9 +13,9 @@ from snakelab.games.hextris.solver_store import MAX_SECONDS, StoredEntry, load_s
 
 def test_spec_text_names_every_parameter_and_parses_back():
     spec = SolverSpec.parse("champion(width=4,random=3)")
-    assert spec == SolverSpec("champion", 4, 3, 8, 0, 0, 0)
+    assert spec == SolverSpec("champion", 4, 3, 8, 0, 0, 0, 0)
     text = spec.text()
-    assert text == "champion(width=4,random=3,rwidth=8,rseed=0,tries=0,opening=0)"
+    assert text == "champion(width=4,random=3,rwidth=8,rseed=0,tries=0,opening=0,single=0)"
     assert SolverSpec.parse(text) == spec
     assert SolverSpec.parse("seed") == SolverSpec(method="seed")
     assert SolverSpec.parse("seed").text() == "seed"
@@ -50,7 +50,7 @@ def test_bad_specs_are_refused_with_a_reason(text, words):
 def test_tag_round_trip_and_legacy_tags():
     rec = Recorded(SolverSpec.parse("champion(width=2,random=5,tries=3)"), 12.345, 7534)
     tag = rec.tag()
-    assert tag == "snakelab champion(width=2,random=5,rwidth=8,rseed=0,tries=3,opening=0) 12.3s 7534"
+    assert tag == "snakelab champion(width=2,random=5,rwidth=8,rseed=0,tries=3,opening=0,single=0) 12.3s 7534"
     back = parse_tag(tag)
     assert back is not None and back.spec == rec.spec and back.score == 7534 and back.seconds == 12.3
     for legacy in (None, "", "snakelab best 229722", "snakelab legacy 5", "snakelab champion(wid=2) 1.0s 5"):
@@ -137,3 +137,28 @@ def test_replace_legacy_lets_a_recorded_entry_take_a_better_legacy_place():
     assert offer(best, 0, _entry(8, "b"), replace_legacy=True)
     assert not offer(best, 0, _entry(7, "c"), replace_legacy=True)  # recorded entries only improve
     assert best[0].solution == "b"
+
+
+def test_the_single_clear_penalty_applies_to_one_row_clears_only():
+    import numpy as np
+
+    from snakelab.games.hextris import kernels as kn
+    from snakelab.games.hextris.codec import Problem, Unit
+    from snakelab.games.hextris.search import prepare
+    from snakelab.games.hextris.solver import CHAMPION_WEIGHTS
+
+    # A 4-wide, 6-row board whose bottom row lacks one cell: a one-cell unit can fill it.
+    prob = Problem(-1, 4, 6, (Unit(((0, 0),), (0, 0)),), ((0, 5), (1, 5), (2, 5)), 5, (0,))
+    prep = prepare(prob)
+    board = prep.board.copy()
+    px, py, rot = prep.shapes[0].spawn
+    _p, _c, locks, _cmd, n = kn.bfs_locks(board, prep.dl[0], 1, prep.canon[0], px, py, rot, prep.e)
+    rows = kn.board_rows(board, CHAMPION_WEIGHTS)
+    no_next = np.zeros((0, 2), np.int64)
+    plain, lss = kn.evaluate_locks(board, rows, prep.dl[0], 1, locks, n, prep.e, CHAMPION_WEIGHTS, no_next, 0)
+    with_pen = np.append(CHAMPION_WEIGHTS, 250.0)
+    pen, lss2 = kn.evaluate_locks(board, rows, prep.dl[0], 1, locks, n, prep.e, with_pen, no_next, 0)
+    assert (lss == lss2).all() and (lss == 1).sum() == 1 and (lss == 0).sum() > 0
+    assert np.allclose(plain - pen, np.where(lss == 1, 250.0, 0.0))
+    spec = SolverSpec.parse("champion(width=2,single=250)")
+    assert spec.single == 250 and "single=250" in spec.text()

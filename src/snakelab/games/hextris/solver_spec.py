@@ -25,6 +25,8 @@ import re
 import time
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from snakelab.core.errors import ConfigError
 from snakelab.core.registry import format_spec, parse_spec
 from snakelab.games.hextris.codec import Problem
@@ -67,6 +69,10 @@ class SolverSpec:
         opening: Spell up to this many phrases that a width-1 pass does not spell in a
             phrase opening first, then solve the rest (:mod:`.solver_opening`); the
             width-1 pass's string when that scores more. 0: no opening.
+        single: Penalty on a lock that clears exactly one row (the evaluation's optional
+            eighth weight, ``kernels.W_SINGLE``), so the beam stacks rows to clear together
+            for the multi-line points; 0: none. With it, big boards skip their weight
+            variants (the default big-board weights plus this one are used).
     """
 
     method: str = "champion"
@@ -76,11 +82,20 @@ class SolverSpec:
     rseed: int = 0
     tries: int = 0
     opening: int = 0
+    single: int = 0
 
     def __post_init__(self) -> None:
         if self.method not in METHODS:
             raise ConfigError(f"unknown hextris solver {self.method!r}: use {' or '.join(METHODS)}")
-        for name, low in (("width", 1), ("random", 0), ("rwidth", 1), ("rseed", 0), ("tries", 0), ("opening", 0)):
+        for name, low in (
+            ("width", 1),
+            ("random", 0),
+            ("rwidth", 1),
+            ("rseed", 0),
+            ("tries", 0),
+            ("opening", 0),
+            ("single", 0),
+        ):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < low:
                 raise ConfigError(f"solver parameter {name} must be an integer >= {low}, got {value!r}")
@@ -101,7 +116,7 @@ class SolverSpec:
             if kwargs:
                 raise ConfigError(f"the seed solver takes no parameters, got {', '.join(kwargs)}")
             return cls(method="seed")
-        known = ("width", "random", "rwidth", "rseed", "tries", "opening")
+        known = ("width", "random", "rwidth", "rseed", "tries", "opening", "single")
         unknown = [k for k in kwargs if k not in known]
         if unknown:
             raise ConfigError(f"unknown champion parameter {unknown[0]!r} in {text!r}: known are {', '.join(known)}")
@@ -127,6 +142,7 @@ class SolverSpec:
                 "rseed": self.rseed,
                 "tries": self.tries,
                 "opening": self.opening,
+                "single": self.single,
             },
         )
 
@@ -178,6 +194,10 @@ def solve_spec(problem: Problem, seed: int, spec: SolverSpec) -> tuple[Solution,
 
 
 def _champion(problem: Problem, seed: int, spec: SolverSpec, spelled: tuple[str, ...] = ()) -> Solution:
+    weights = None
+    if spec.single:
+        small = problem.width * problem.height <= LOST_MAX_CELLS
+        weights = np.append(CHAMPION_WEIGHTS if small else CHAMPION_WEIGHTS_BIG, float(spec.single))
     return solve_champion(
         problem,
         seed,
@@ -190,6 +210,7 @@ def _champion(problem: Problem, seed: int, spec: SolverSpec, spelled: tuple[str,
         random_width=spec.rwidth,
         tries=spec.tries,
         spelled=spelled,
+        weights=weights,
     )
 
 
