@@ -13,9 +13,9 @@ from snakelab.games.hextris.solver_store import MAX_SECONDS, StoredEntry, load_s
 
 def test_spec_text_names_every_parameter_and_parses_back():
     spec = SolverSpec.parse("champion(width=4,random=3)")
-    assert spec == SolverSpec("champion", 4, 3, 8, 0, 0, 0, 0)
+    assert spec == SolverSpec("champion", 4, 3, 8, 0, 0, 0, 0, 1)
     text = spec.text()
-    assert text == "champion(width=4,random=3,rwidth=8,rseed=0,tries=0,opening=0,single=0)"
+    assert text == "champion(width=4,random=3,rwidth=8,rseed=0,tries=0,opening=0,single=0,variants=1)"
     assert SolverSpec.parse(text) == spec
     assert SolverSpec.parse("seed") == SolverSpec(method="seed")
     assert SolverSpec.parse("seed").text() == "seed"
@@ -50,7 +50,9 @@ def test_bad_specs_are_refused_with_a_reason(text, words):
 def test_tag_round_trip_and_legacy_tags():
     rec = Recorded(SolverSpec.parse("champion(width=2,random=5,tries=3)"), 12.345, 7534)
     tag = rec.tag()
-    assert tag == "snakelab champion(width=2,random=5,rwidth=8,rseed=0,tries=3,opening=0,single=0) 12.3s 7534"
+    assert (
+        tag == "snakelab champion(width=2,random=5,rwidth=8,rseed=0,tries=3,opening=0,single=0,variants=1) 12.3s 7534"
+    )
     back = parse_tag(tag)
     assert back is not None and back.spec == rec.spec and back.score == 7534 and back.seconds == 12.3
     for legacy in (None, "", "snakelab best 229722", "snakelab legacy 5", "snakelab champion(wid=2) 1.0s 5"):
@@ -162,3 +164,25 @@ def test_the_single_clear_penalty_applies_to_one_row_clears_only():
     assert np.allclose(plain - pen, np.where(lss == 1, 250.0, 0.0))
     spec = SolverSpec.parse("champion(width=2,single=250)")
     assert spec.single == 250 and "single=250" in spec.text()
+
+
+def test_a_plan_counts_the_rows_its_units_fall_as_the_spelled_string_descends(problems):
+    from snakelab.games.hextris.embedding import embed
+    from snakelab.games.hextris.rules import CHAR_TO_COMMAND, Sim
+    from snakelab.games.hextris.scoring import PHRASES
+    from snakelab.games.hextris.search import beam_plan, prepare
+    from snakelab.games.hextris.solver import CHAMPION_WEIGHTS
+
+    prob = problems[16]
+    seed = prob.source_seeds[0]
+    prep = prepare(prob)
+    plan = beam_plan(prep, seed, 2, CHAMPION_WEIGHTS)
+    text = embed(prep, seed, plan, PHRASES, overlaps=True)
+    sim = Sim(prob, seed)
+    moved_down = 0
+    for ch in text:
+        cmd = CHAR_TO_COMMAND[ch.lower()]
+        unit = sim.index
+        sim.command(cmd)
+        moved_down += cmd in (2, 3) and sim.index == unit
+    assert plan.falls == moved_down > len(plan.targets)

@@ -38,6 +38,7 @@ __all__ = [
     "CHAMPION_WEIGHTS",
     "CHAMPION_WEIGHTS_BIG",
     "EMBED_TRIES_MAX_CELLS",
+    "FALL_GATE",
     "FALL_VALUE",
     "LOST_MAX_CELLS",
     "LOST_WEIGHT",
@@ -91,6 +92,9 @@ EMBED_TRIES_MAX_CELLS = 3000
 #: about half the power points a row earns (measured on problem 24 at width 2: 2–3 best,
 #: 4–5 worse; on problems 14 and 18 it did not pay, hence passes with and without).
 FALL_VALUE = 3.0
+#: Power points a row fallen is worth when random passes on big boards decide which plans
+#: to spell (measured on problem 24: 5.07 power points per row descended).
+FALL_GATE = 5.0
 #: Beam width of the random-weight passes.
 RANDOM_WIDTH = 8
 #: Each weight (and the lost-cell weight) of a random pass is the default times a factor
@@ -200,9 +204,12 @@ def _random_passes(
             )
         except SearchTimeoutError:
             break
-        # Spelling costs more than planning; only plans that look better are worth it.
-        if (len(plan.targets), plan.move_score) > best_plan:
-            best_plan = (len(plan.targets), plan.move_score)
+        # Spelling costs more than planning; only plans that look better are worth it. On
+        # big boards every plan survives and the rows fallen decide the power score, so
+        # they count there too.
+        key = (len(plan.targets), plan.move_score + (int(FALL_GATE * plan.falls) if fall_value else 0))
+        if key > best_plan:
+            best_plan = key
             sol = embed(prep, seed, plan, phrases, deadline, tries, overlaps=True, spelled=spelled)
             sc = _score(prep.problem, seed, sol, spelled)
             if sc > best.score:
@@ -235,6 +242,7 @@ def solve_champion(
     random_width: int = RANDOM_WIDTH,
     tries: int | None = None,
     spelled: Sequence[str] = (),
+    variants: bool = True,
 ) -> Solution:
     """Anytime beam search with phrase embedding; the best string by the official score.
 
@@ -267,6 +275,8 @@ def solve_champion(
             :data:`EMBED_TRIES_MAX_CELLS` cells).
         spelled: Phrases that already earned their bonus (this game is the rest of one
             that began with a phrase opening).
+        variants: On big boards, begin with the weight-variant passes of widths 1 and 2
+            (False: widths 1, 2, 4, ... with the default weights only).
     """
     warm_up()  # before the clock starts: loading compiled kernels is start-up, not search
     t0 = time.monotonic()
@@ -288,7 +298,7 @@ def solve_champion(
     # FALL_VALUE over four weight variants, 195–220k without; width 4: 223k against 191k),
     # so width 1, then width 2 with the fall value over the variants, then without.
     schedule: list[tuple[int, np.ndarray, float]] = []
-    if weights is None and not small:
+    if weights is None and not small and variants:
         schedule.append((1, BIG_VARIANTS[0], 0.0))
         schedule.extend((2, v, FALL_VALUE) for v in BIG_VARIANTS)
         schedule.extend((1, v, 0.0) for v in BIG_VARIANTS[1:])
@@ -320,7 +330,7 @@ def solve_champion(
         sc = _score(problem, seed, sol, spelled)
         if best is None or sc > best.score:
             best = Solution(sol, sc, width, 0.0)
-        best_plan = max(best_plan, (len(plan.targets), plan.move_score))
+        best_plan = max(best_plan, (len(plan.targets), plan.move_score + (0 if small else int(FALL_GATE * plan.falls))))
         last = time.monotonic() - start
         last_width = width
     assert best is not None
