@@ -180,8 +180,8 @@ def _random_passes(
     weights first and a pass count makes the search exactly reproducible. The lost-cell
     weight and the fall value (when not 0) are scaled by draws of their own.
     """
-    key = [prep.problem.id, seed] if rseed == 0 else [prep.problem.id, seed, rseed]
-    rng = np.random.default_rng(key)
+    rng_key = [prep.problem.id, seed] if rseed == 0 else [prep.problem.id, seed, rseed]
+    rng = np.random.default_rng(rng_key)
     log_spread = np.log(spread)
     last = 0.0
     done = 0
