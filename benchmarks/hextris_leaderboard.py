@@ -16,8 +16,8 @@ and print our scores beside the final qualifier leaderboard.
   (``snakelab.games.hextris.solver_store``).
 * The table: per problem, the best leaderboard score (and team), Snakes vs Lambdas' score,
   this run's score, the store's score, the rank the store's score would take on that
-  problem (dense ranks as on the board) and the most CPU seconds a stored string of the
-  problem took. Use ``--markdown`` for the docs table.
+  problem (dense ranks as on the board) and the mean and the most CPU seconds a stored
+  string of the problem took. Use ``--markdown`` for the docs table.
 """
 
 from __future__ import annotations
@@ -136,7 +136,7 @@ def main() -> None:
         store_score = score_problem(prob, [SolutionEntry(p, s, e.solution) for s, e in best.items()]).score
         secs = [e.record.seconds for e in best.values() if e.record is not None]
         legacy = sum(e.record is None for e in best.values())
-        max_s = f"{max(secs):.0f}" if secs else "-"
+        max_s = f"{sum(secs) / len(secs):.0f} / {max(secs):.0f}" if secs else "-"
         if legacy:
             max_s += f" ({legacy} legacy)"
         top_score, top_team = max(board[p])
@@ -149,22 +149,42 @@ def main() -> None:
         tot["run"] += 0 if args.report else run_score
         tot["store"] += store_score
 
-    head = ("problem", "best", "best team", "SvL", "this run", "ours (store)", "our rank", "CPU s/seed (max)")
+    head = ["problem", "best", "best team", "SvL", "this run", "ours (store)", "our rank", "CPU s/seed (mean / max)"]
+    if args.report:  # nothing was solved: no "this run" column
+        head.remove("this run")
+        rows = [(*r[:4], *r[5:]) for r in rows]
     if args.markdown:
         print("| " + " | ".join(head) + " |")
         print("|" + "---|" * len(head))
         for r in rows:
             print("| " + " | ".join(str(v) for v in r) + " |")
-        print(f"| total | {tot['best']} | | {tot['svl']} | {tot['run']} | {tot['store']} | | |")
-    else:
+        run_total = [] if args.report else [str(tot["run"])]
         print(
-            f"{head[0]:>7} {head[1]:>7} {head[2]:<22} {head[3]:>6} {head[4]:>8} {head[5]:>12} {head[6]:>8}  {head[7]}"
+            "| "
+            + " | ".join(["total", str(tot["best"]), "", str(tot["svl"]), *run_total, str(tot["store"]), "", ""])
+            + " |"
         )
-        for p, b, team, svl, rs, ss, rank, ms in rows:
-            print(f"{p:>7} {b:>7} {team[:22]:<22} {svl:>6} {rs:>8} {ss:>12} {rank:>8}  {ms}")
-        print(f"{'total':>7} {tot['best']:>7} {'':<22} {tot['svl']:>6} {tot['run']:>8} {tot['store']:>12}")
+    else:
+        widths = [7, 7, 22, 6, 8, 12, 8, 0] if not args.report else [7, 7, 22, 6, 12, 8, 0]
+        print(" ".join(f"{h:>{w}}" if w != 22 else f"{h:<22}" for h, w in zip(head, widths, strict=True)))
+        for r in rows:
+            cells = [str(v)[:22] if w == 22 else str(v) for v, w in zip(r, widths, strict=True)]
+            print(" ".join(f"{c:>{w}}" if w != 22 else f"{c:<22}" for c, w in zip(cells, widths, strict=True)))
+        run_total = [] if args.report else [str(tot["run"])]
+        print(
+            " ".join(
+                [
+                    "  total",
+                    f"{tot['best']:>7}",
+                    " " * 22,
+                    f"{tot['svl']:>6}",
+                    *[f"{t:>8}" for t in run_total],
+                    f"{tot['store']:>12}",
+                ]
+            )
+        )
     summary = {
-        "specs": sorted({s.text() for s in specs.values()}),
+        "specs": [] if args.report else sorted({s.text() for s in specs.values()}),
         "jobs": args.jobs,
         "games": 0 if args.report else len(jobs),
         "wall_s": round(wall, 1),
