@@ -15,7 +15,9 @@ Both solvers work in two stages, as the strong contest teams did:
 
 The ``champion`` is anytime: it solves with widths 1, 2, 4, ... while the time budget
 lasts (on small boards then with randomly scaled weights) and keeps the best string by the
-official scorer.
+official scorer. Given pass counts instead of a clock (``random_count=`` and an unbounded
+``time_limit``) it is exactly reproducible; :mod:`.solver_spec` names such runs, and
+:mod:`.solver_opening` adds a phrase opening in front of one.
 """
 
 from __future__ import annotations
