@@ -87,6 +87,7 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1, help="worker processes")
     ap.add_argument("--problems", type=int, nargs="*", default=list(range(25)))
     ap.add_argument("--seeds", type=int, default=0, help="only the first N seeds of each problem (0: all)")
+    ap.add_argument("--legacy-only", action="store_true", help="solve only the seeds whose stored string is legacy")
     ap.add_argument("--store", type=Path, default=STORE, help="keep-best store directory")
     ap.add_argument("--no-store", action="store_true", help="do not read or write the store")
     ap.add_argument(
@@ -94,6 +95,9 @@ def main() -> None:
     )
     ap.add_argument("--markdown", action="store_true", help="print the table as markdown")
     ap.add_argument("--report", action="store_true", help="solve nothing: score the store and print the table")
+    ap.add_argument(
+        "--rewrite", action="store_true", help="with --report: rewrite each store file with its tags recomputed"
+    )
     args = ap.parse_args()
 
     try:
@@ -105,6 +109,8 @@ def main() -> None:
     jobs = []
     for p in args.problems:
         seeds = list(dict.fromkeys(probs[p].source_seeds))
+        if args.legacy_only:
+            seeds = [s for s in seeds if s in stores[p] and stores[p][s].record is None]
         if args.seeds:
             seeds = seeds[: args.seeds]
         jobs.extend((probs[p], s, specs[p]) for s in seeds if p in specs)
@@ -125,6 +131,9 @@ def main() -> None:
             print(f"{done}/{len(jobs)} problem {pid} seed {seed}: {entry.score} ({secs:.1f}s)", file=sys.stderr)
     wall = time.monotonic() - t0
 
+    if args.report and args.rewrite and not args.no_store:
+        for p in args.problems:
+            save_store(probs[p], args.store, stores[p])
     board = leaderboard()
     rows = []
     tot = {"best": 0, "svl": 0, "run": 0, "store": 0}
