@@ -29,7 +29,8 @@ def test_spec_solve_records_its_spec_and_spec_from_reproduces_the_string(tmp_pat
         rec = parse_tag(e["tag"])
         assert (
             rec is not None
-            and rec.spec.text() == "champion(width=2,random=2,rwidth=8,rseed=0,tries=3,opening=0,single=0,variants=1)"
+            and rec.spec.text()
+            == "champion(width=2,random=2,rwidth=8,rseed=0,tries=3,opening=0,single=0,variants=1,guard=0)"
         )
         assert rec.score == score_seed(problems[e["problemId"]], e["seed"], e["solution"]).score
     r = run_snakelab("hextris", "solve", "21", "11", "--spec-from", one, "-o", two, "--problems", PROBLEMS)

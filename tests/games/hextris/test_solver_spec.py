@@ -13,9 +13,9 @@ from snakelab.games.hextris.solver_store import MAX_SECONDS, StoredEntry, load_s
 
 def test_spec_text_names_every_parameter_and_parses_back():
     spec = SolverSpec.parse("champion(width=4,random=3)")
-    assert spec == SolverSpec("champion", 4, 3, 8, 0, 0, 0, 0, 1)
+    assert spec == SolverSpec("champion", 4, 3, 8, 0, 0, 0, 0, 1, 0)
     text = spec.text()
-    assert text == "champion(width=4,random=3,rwidth=8,rseed=0,tries=0,opening=0,single=0,variants=1)"
+    assert text == "champion(width=4,random=3,rwidth=8,rseed=0,tries=0,opening=0,single=0,variants=1,guard=0)"
     assert SolverSpec.parse(text) == spec
     assert SolverSpec.parse("seed") == SolverSpec(method="seed")
     assert SolverSpec.parse("seed").text() == "seed"
@@ -50,9 +50,8 @@ def test_bad_specs_are_refused_with_a_reason(text, words):
 def test_tag_round_trip_and_legacy_tags():
     rec = Recorded(SolverSpec.parse("champion(width=2,random=5,tries=3)"), 12.345, 7534)
     tag = rec.tag()
-    assert (
-        tag == "snakelab champion(width=2,random=5,rwidth=8,rseed=0,tries=3,opening=0,single=0,variants=1) 12.3s 7534"
-    )
+    spec_text = "champion(width=2,random=5,rwidth=8,rseed=0,tries=3,opening=0,single=0,variants=1,guard=0)"
+    assert tag == f"snakelab {spec_text} 12.3s 7534"
     back = parse_tag(tag)
     assert back is not None and back.spec == rec.spec and back.score == 7534 and back.seconds == 12.3
     for legacy in (None, "", "snakelab best 229722", "snakelab legacy 5", "snakelab champion(wid=2) 1.0s 5"):

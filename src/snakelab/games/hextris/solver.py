@@ -174,6 +174,7 @@ def _random_passes(
     spread: float = RANDOM_SPREAD,
     fall_value: float = 0.0,
     spelled: Sequence[str] = (),
+    guard_weight: float = 0.0,
 ) -> Solution:
     """Passes with randomly scaled weights until ``deadline`` (or ``count`` passes); the best solution.
 
@@ -203,6 +204,7 @@ def _random_passes(
                 deadline,
                 lost_weight=lost_weight * factors[-1],
                 fall_value=fall,
+                guard_weight=guard_weight * factors[-1],
             )
         except SearchTimeoutError:
             break
@@ -245,6 +247,7 @@ def solve_champion(
     tries: int | None = None,
     spelled: Sequence[str] = (),
     variants: bool = True,
+    guard_weight: float = 0.0,
 ) -> Solution:
     """Anytime beam search with phrase embedding; the best string by the official score.
 
@@ -279,6 +282,8 @@ def solve_champion(
             that began with a phrase opening).
         variants: On big boards, begin with the weight-variant passes of widths 1 and 2
             (False: widths 1, 2, 4, ... with the default weights only).
+        guard_weight: ``beam_plan(guard_weight=)`` for every pass (random passes scale
+            it with the lost-cell weight).
     """
     warm_up()  # before the clock starts: loading compiled kernels is start-up, not search
     t0 = time.monotonic()
@@ -324,7 +329,15 @@ def solve_champion(
             # The first pass keeps a prefix at the deadline so there is always an answer.
             first_deadline = t0 + 0.6 * time_limit if best is None else deadline
             plan = beam_plan(
-                prep, seed, width, wv, first_deadline, partial_ok=best is None, lost_weight=lost_w, fall_value=fall
+                prep,
+                seed,
+                width,
+                wv,
+                first_deadline,
+                partial_ok=best is None,
+                lost_weight=lost_w,
+                fall_value=fall,
+                guard_weight=guard_weight,
             )
         except SearchTimeoutError:
             break
@@ -352,6 +365,7 @@ def solve_champion(
             width=random_width,
             fall_value=0.0 if small else FALL_VALUE,
             spelled=spelled,
+            guard_weight=guard_weight,
         )
     elif random_passes and random_count is None and small and weights is None:
         best = _random_passes(prep, seed, best, best_plan, w, lost_w, deadline, phrases, tries, spelled=spelled)

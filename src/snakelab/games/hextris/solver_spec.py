@@ -78,6 +78,8 @@ class SolverSpec:
             0: widths 1, 2, 4, ... with the default weights only, leaving the time to the
             random passes (which there also scale the rows-fallen value and choose the
             plans to spell by units, move score and 5 points a row fallen).
+        guard: Penalty per empty cell the largest unit type could no longer reach
+            (``beam_plan(guard_weight=)``, in the lost-cell re-ranking); 0: none.
     """
 
     method: str = "champion"
@@ -89,6 +91,7 @@ class SolverSpec:
     opening: int = 0
     single: int = 0
     variants: int = 1
+    guard: int = 0
 
     def __post_init__(self) -> None:
         if self.method not in METHODS:
@@ -124,7 +127,7 @@ class SolverSpec:
             if kwargs:
                 raise ConfigError(f"the seed solver takes no parameters, got {', '.join(kwargs)}")
             return cls(method="seed")
-        known = ("width", "random", "rwidth", "rseed", "tries", "opening", "single", "variants")
+        known = ("width", "random", "rwidth", "rseed", "tries", "opening", "single", "variants", "guard")
         unknown = [k for k in kwargs if k not in known]
         if unknown:
             raise ConfigError(f"unknown champion parameter {unknown[0]!r} in {text!r}: known are {', '.join(known)}")
@@ -152,6 +155,7 @@ class SolverSpec:
                 "opening": self.opening,
                 "single": self.single,
                 "variants": self.variants,
+                "guard": self.guard,
             },
         )
 
@@ -221,6 +225,7 @@ def _champion(problem: Problem, seed: int, spec: SolverSpec, spelled: tuple[str,
         spelled=spelled,
         weights=weights,
         variants=bool(spec.variants),
+        guard_weight=float(spec.guard),
     )
 
 
