@@ -31,7 +31,7 @@ from snakelab.cli.common import (
     print_json,
     progress_bar,
 )
-from snakelab.core.errors import CodecError, IllegalActionError, SnakelabError
+from snakelab.core.errors import CodecError, ConfigError, IllegalActionError, SnakelabError
 from snakelab.games.hextris.codec import (
     Problem,
     SolutionEntry,
@@ -153,6 +153,39 @@ def _solve_game(task: tuple[Problem, int, str, float]) -> SolutionEntry:
     return SolutionEntry(prob.id, seed, sol.solution, f"snakelab-{agent}")
 
 
+def _solve_spec_game(task: tuple[Problem, int, str]) -> SolutionEntry:
+    """Solve one game with a recorded solver spec; the tag records spec, CPU seconds, score."""
+    from snakelab.games.hextris.solver_spec import SolverSpec, solve_spec
+
+    prob, seed, text = task
+    sol, rec = solve_spec(prob, seed, SolverSpec.parse(text))
+    return SolutionEntry(prob.id, seed, sol.solution, rec.tag())
+
+
+def _solve_task(task: tuple[Problem, int, str, float, str | None]) -> SolutionEntry:
+    """One game of ``solve``: by solver spec when one is given, else by agent and clock."""
+    prob, seed, agent, seconds, spec = task
+    if spec is not None:
+        return _solve_spec_game((prob, seed, spec))
+    return _solve_game((prob, seed, agent, seconds))
+
+
+def _specs_from(path: Path, probs: dict[int, Problem]) -> dict[tuple[int, int], str]:
+    """The solver spec recorded in ``path``'s tag for each (problem, seed) it holds."""
+    from snakelab.games.hextris.solver_spec import parse_tag
+
+    try:
+        entries = load_solutions(path)
+    except CodecError as exc:
+        fail(f"cannot read specs from {path}: {exc}")
+    out: dict[tuple[int, int], str] = {}
+    for e in entries:
+        rec = parse_tag(e.tag)
+        if rec is not None and e.problem_id in probs:
+            out[(e.problem_id, e.seed)] = rec.spec.text()
+    return out
+
+
 def _init_solver_worker() -> None:
     # Compile the kernels once per worker, before its first game's clock starts.
     from snakelab.games.hextris.solver import warm_up
@@ -173,6 +206,12 @@ def solve_cmd(
     problem: list[int] = typer.Argument(..., help="Problem ids."),
     agent: str = typer.Option("champion", "--agent", "-a", help="seed or champion."),
     seconds: float = typer.Option(5.0, "--seconds", "-t", help="Seconds per seed (champion)."),
+    spec: str | None = typer.Option(
+        None, "--spec", help="Solve with this solver spec and no clock, e.g. 'champion(width=8,random=20)'."
+    ),
+    spec_from: Path | None = typer.Option(
+        None, "--spec-from", help="Solve each game with the spec recorded in this solution file's tag for it."
+    ),
     jobs: int = typer.Option(1, "--jobs", "-j", help="Games solved at once (worker processes)."),
     executor: str | None = typer.Option(None, "--executor", help=EXECUTOR_HELP.replace("matches", "games")),
     problems: Path | None = typer.Option(None, "--problems", help=PROBLEMS_HELP),
@@ -186,8 +225,26 @@ def solve_cmd(
     ``--resume`` carries on from such a file (its entries are kept as they are).
     On a Dask executor a Ctrl-C keeps the finished games and drops those still on the
     cluster (a Dask task cannot be told to finish and then stop); ``--resume`` redoes them.
+
+    ``--spec`` solves with a solver spec (``snakelab.games.hextris.solver_spec``) instead
+    of an agent and a clock: the string is the same on any machine, and each entry's tag
+    records the spec, the CPU seconds and the score. ``--spec-from FILE`` re-solves each
+    game with the spec recorded in FILE (a keep-best store file, say), which reproduces
+    the stored string.
     """
     check_writable(out)
+    spec_texts: dict[tuple[int, int], str] = {}
+    if spec is not None or spec_from is not None:
+        try:
+            refuse_given(ctx, ["agent", "seconds"], "a solver spec names the solver and its budget")
+            if spec is not None and spec_from is not None:
+                raise ConfigError("--spec and --spec-from exclude each other")
+            if spec is not None:
+                from snakelab.games.hextris.solver_spec import SolverSpec
+
+                spec = SolverSpec.parse(spec).text()
+        except SnakelabError as exc:
+            fail(str(exc))
     if agent not in ("seed", "champion"):
         fail(f"unknown hextris solver {agent!r}: use seed or champion")
     if agent == "seed":
@@ -214,7 +271,13 @@ def solve_cmd(
         except CodecError as exc:
             fail(f"cannot resume from {out}: {exc}")
     games = [(p, s) for p in probs.values() for s in dict.fromkeys(p.source_seeds)]
-    todo = [(p, s, agent, seconds) for p, s in games if (p.id, s) not in done]
+    if spec_from is not None:
+        spec_texts = _specs_from(spec_from, probs)
+        missing = [f"{p.id}/{s}" for p, s in games if (p.id, s) not in spec_texts]
+        if missing:
+            more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+            fail(f"{spec_from} records no solver spec for problem/seed {', '.join(missing[:5])}{more}")
+    todo = [(p, s, agent, seconds, spec_texts.get((p.id, s), spec)) for p, s in games if (p.id, s) not in done]
     if done:
         console.print(f"{len(games) - len(todo)} of {len(games)} games already in {out}")
 
@@ -248,8 +311,11 @@ def solve_cmd(
 
     previous = signal.signal(signal.SIGINT, on_sigint)
     try:
-        with sigterm_as_interrupt(), progress_bar(len(todo), f"solving ({agent})") as prog:
-            games_done = parallel_map(_solve_game, todo, pool, jobs=jobs, initializer=_init_solver_worker, stop=stop)
+        with (
+            sigterm_as_interrupt(),
+            progress_bar(len(todo), f"solving ({agent if spec is None and spec_from is None else 'spec'})") as prog,
+        ):
+            games_done = parallel_map(_solve_task, todo, pool, jobs=jobs, initializer=_init_solver_worker, stop=stop)
             for _, entry in games_done:
                 finished(entry)
                 advance(prog)

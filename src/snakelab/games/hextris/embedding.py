@@ -159,6 +159,7 @@ def embed(
     deadline: float | None = None,
     tries: int = 1,
     overlaps: bool = False,
+    spelled: Sequence[str] = (),
 ) -> str:
     """Spell the command string that realises ``plan``, packing in phrases of power.
 
@@ -169,13 +170,15 @@ def embed(
     can spell has earned its bonus (measured on problem 1: +15% power over the greedy).
 
     Past ``deadline`` the remaining units get plain paths, and a quarter second later the
-    string stops (a prefix of a solution is a valid solution).
+    string stops (a prefix of a solution is a valid solution). Phrases in ``spelled``
+    already earned their bonus earlier in the game (a phrase opening): they are not chased
+    for it again.
     """
     seq = unit_sequence(prep.problem, seed)
     board = prep.board.copy()
     usable = [p for p in phrases if p and all(ch.lower() in CHAR_TO_COMMAND for ch in p)]
     tokens = Tokens.build(usable, overlaps)
-    used: set[int] = set()
+    used: set[int] = {i for i, ph in enumerate(usable) if ph in spelled}
     out = np.empty((200_000, 2), np.int64)
     best_out = np.empty_like(out)
     parts: list[str] = []

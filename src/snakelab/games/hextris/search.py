@@ -88,10 +88,13 @@ class Plan:
     Attributes:
         targets: Per locked unit, ``(placement code, lock command)``.
         move_score: The move score those placements earn.
+        falls: Rows the units fall in all, spawn to lock (the power score to come grows
+            with it: about 5 points a row on the big boards).
     """
 
     targets: list[tuple[int, int]]
     move_score: int
+    falls: int = 0
 
 
 class SearchTimeoutError(Exception):
@@ -108,6 +111,7 @@ def beam_plan(
     partial_ok: bool = False,
     lost_weight: float = 0.0,
     fall_value: float = 0.0,
+    guard_weight: float = 0.0,
 ) -> Plan:
     """Beam search over the unit sequence (width 1 is the greedy one-unit search).
 
@@ -124,11 +128,16 @@ def beam_plan(
         fall_value: Value per row a unit falls from its spawn to its lock, added up along
             each beam line like the move score: the phrases of power are spelled on the
             way down, so the rows fallen are the power score to come.
+        guard_weight: Penalty per empty cell the *largest* unit type could no longer
+            reach, in the same re-ranking (0: not computed): on boards where most units
+            are small, the rare big one is what ends the game, so its landing room is
+            kept open before it comes.
 
     Raises:
         SearchTimeoutError: if ``deadline`` passes and ``partial_ok`` is false.
     """
     seq = unit_sequence(prep.problem, seed)
+    big = int(np.argmax(prep.sizes))
     e = prep.e
     nx, ny = prep.dims
     boards = [prep.board.copy()]
@@ -179,8 +188,8 @@ def beam_plan(
         lock = np.concatenate(cand_lock)
         cmd = np.concatenate(cand_cmd)
         order = np.argsort(-val, kind="stable")
-        if lost_weight > 0 and depth + 1 < len(seq):
-            # Re-rank the best few by the cells the next unit can no longer reach.
+        if (lost_weight > 0 or guard_weight > 0) and depth + 1 < len(seq):
+            # Re-rank the best few by the cells the next unit (and the largest) can no longer reach.
             nu = seq[depth + 1]
             nsp = prep.shapes[nu].spawn
             top = order[: max(3 * width, 6)]
@@ -190,8 +199,14 @@ def beam_plan(
                 ni = int(node[i])
                 px, py, rot = kn.decode(int(lock[i]), e, nxd, nyd)
                 nb, _ls = kn.lock_board(boards[ni], dl, size, px, py, rot)
-                lost = kn.lost_cells(nb, prep.dl[nu], int(prep.sizes[nu]), prep.canon[nu], nsp[0], nsp[1], nsp[2], e)
+                lost = 0
+                if lost_weight > 0:
+                    lost = kn.lost_cells(nb, prep.dl[nu], int(prep.sizes[nu]), prep.canon[nu], *nsp, e)
                 adj[j] = val[i] - lost_weight * lost
+                if guard_weight > 0:
+                    gsp = prep.shapes[big].spawn
+                    glost = kn.lost_cells(nb, prep.dl[big], int(prep.sizes[big]), prep.canon[big], *gsp, e)
+                    adj[j] -= guard_weight * glost
             order = np.concatenate([top[np.argsort(-adj, kind="stable")], order[len(top) :]])
         new_boards: list[np.ndarray] = []
         new_rows: list[np.ndarray] = []
@@ -233,4 +248,7 @@ def beam_plan(
         targets.append((code, lcmd))
         ni = parent
     targets.reverse()
-    return Plan(targets, mv)
+    falls = 0
+    for d, (code, _lcmd) in enumerate(targets):
+        falls += kn.decode(code, e, nx, ny)[1] - prep.shapes[seq[d]].spawn[1]
+    return Plan(targets, mv, falls)

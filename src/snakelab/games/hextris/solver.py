@@ -15,7 +15,9 @@ Both solvers work in two stages, as the strong contest teams did:
 
 The ``champion`` is anytime: it solves with widths 1, 2, 4, ... while the time budget
 lasts (on small boards then with randomly scaled weights) and keeps the best string by the
-official scorer.
+official scorer. Given pass counts instead of a clock (``random_count=`` and an unbounded
+``time_limit``) it is exactly reproducible; :mod:`.solver_spec` names such runs, and
+:mod:`.solver_opening` adds a phrase opening in front of one.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ __all__ = [
     "CHAMPION_WEIGHTS",
     "CHAMPION_WEIGHTS_BIG",
     "EMBED_TRIES_MAX_CELLS",
+    "FALL_GATE",
     "FALL_VALUE",
     "LOST_MAX_CELLS",
     "LOST_WEIGHT",
@@ -91,6 +94,9 @@ EMBED_TRIES_MAX_CELLS = 3000
 #: about half the power points a row earns (measured on problem 24 at width 2: 2–3 best,
 #: 4–5 worse; on problems 14 and 18 it did not pay, hence passes with and without).
 FALL_VALUE = 3.0
+#: Power points a row fallen is worth when random passes on big boards decide which plans
+#: to spell (measured on problem 24: 5.07 power points per row descended).
+FALL_GATE = 5.0
 #: Beam width of the random-weight passes.
 RANDOM_WIDTH = 8
 #: Each weight (and the lost-cell weight) of a random pass is the default times a factor
@@ -143,6 +149,14 @@ def warm_up() -> float:
     return time.monotonic() - t0
 
 
+def _score(problem: Problem, seed: int, solution: str, spelled: Sequence[str]) -> int:
+    """The official score, less the bonus of phrases that earned it before this game began."""
+    res = score_seed(problem, seed, solution)
+    if not spelled or res.error:
+        return res.score
+    return res.score - 300 * sum(1 for p in spelled if res.reps.get(p, 0) > 0)
+
+
 def _random_passes(
     prep: Prepared,
     seed: int,
@@ -153,31 +167,57 @@ def _random_passes(
     deadline: float,
     phrases: Sequence[str],
     tries: int,
+    *,
+    count: int | None = None,
+    rseed: int = 0,
+    width: int = RANDOM_WIDTH,
+    spread: float = RANDOM_SPREAD,
+    fall_value: float = 0.0,
+    spelled: Sequence[str] = (),
+    guard_weight: float = 0.0,
 ) -> Solution:
-    """Passes with randomly scaled weights until ``deadline``; the best solution found.
+    """Passes with randomly scaled weights until ``deadline`` (or ``count`` passes); the best solution.
 
-    The draws come from a generator seeded by the problem and the game, so a longer budget
-    tries the same weights first.
+    The draws come from a generator seeded by the problem, the game and ``rseed`` (``rseed``
+    0 is the generator the timed solver has always used), so a longer budget tries the same
+    weights first and a pass count makes the search exactly reproducible. The lost-cell
+    weight and the fall value (when not 0) are scaled by draws of their own.
     """
-    rng = np.random.default_rng([prep.problem.id, seed])
-    spread = np.log(RANDOM_SPREAD)
+    rng_key = [prep.problem.id, seed] if rseed == 0 else [prep.problem.id, seed, rseed]
+    rng = np.random.default_rng(rng_key)
+    log_spread = np.log(spread)
     last = 0.0
-    while time.monotonic() + 1.1 * last <= deadline:
+    done = 0
+    while count is None or done < count:
+        if time.monotonic() + 1.1 * last > deadline:
+            break
         start = time.monotonic()
-        factors = np.exp(rng.uniform(-spread, spread, weights.size + 1))
+        factors = np.exp(rng.uniform(-log_spread, log_spread, weights.size + 1))
+        fall = fall_value * float(np.exp(rng.uniform(-log_spread, log_spread))) if fall_value else 0.0
+        done += 1
         try:
             plan = beam_plan(
-                prep, seed, RANDOM_WIDTH, weights * factors[:-1], deadline, lost_weight=lost_weight * factors[-1]
+                prep,
+                seed,
+                width,
+                weights * factors[:-1],
+                deadline,
+                lost_weight=lost_weight * factors[-1],
+                fall_value=fall,
+                guard_weight=guard_weight * factors[-1],
             )
         except SearchTimeoutError:
             break
-        # Spelling costs more than planning; only plans that look better are worth it.
-        if (len(plan.targets), plan.move_score) > best_plan:
-            best_plan = (len(plan.targets), plan.move_score)
-            sol = embed(prep, seed, plan, phrases, deadline, tries, overlaps=True)
-            sc = score_seed(prep.problem, seed, sol).score
+        # Spelling costs more than planning; only plans that look better are worth it. On
+        # big boards every plan survives and the rows fallen decide the power score, so
+        # they count there too.
+        key = (len(plan.targets), plan.move_score + (int(FALL_GATE * plan.falls) if fall_value else 0))
+        if key > best_plan:
+            best_plan = key
+            sol = embed(prep, seed, plan, phrases, deadline, tries, overlaps=True, spelled=spelled)
+            sc = _score(prep.problem, seed, sol, spelled)
             if sc > best.score:
-                best = Solution(sol, sc, RANDOM_WIDTH, 0.0)
+                best = Solution(sol, sc, width, 0.0)
         last = time.monotonic() - start
     return best
 
@@ -200,6 +240,14 @@ def solve_champion(
     max_width: int = 256,
     weights: np.ndarray | None = None,
     random_passes: bool = True,
+    *,
+    random_count: int | None = None,
+    rseed: int = 0,
+    random_width: int = RANDOM_WIDTH,
+    tries: int | None = None,
+    spelled: Sequence[str] = (),
+    variants: bool = True,
+    guard_weight: float = 0.0,
 ) -> Solution:
     """Anytime beam search with phrase embedding; the best string by the official score.
 
@@ -223,6 +271,19 @@ def solve_champion(
             :data:`CHAMPION_WEIGHTS_BIG` on boards over :data:`LOST_MAX_CELLS` cells).
         random_passes: Spend the time the widening leaves on random-weight passes (small
             boards, default weights only); False stops once the widening is done.
+        random_count: Run exactly this many random-weight passes (on any board, big ones
+            with a randomly scaled fall value too) instead of filling the time: with an
+            unbounded ``time_limit`` the search is then exactly reproducible.
+        rseed: Seed of the random weights (0: the timed solver's draws).
+        random_width: Beam width of the random-weight passes.
+        tries: Phrase orders per unit in the embedding (default 3, or 1 on boards over
+            :data:`EMBED_TRIES_MAX_CELLS` cells).
+        spelled: Phrases that already earned their bonus (this game is the rest of one
+            that began with a phrase opening).
+        variants: On big boards, begin with the weight-variant passes of widths 1 and 2
+            (False: widths 1, 2, 4, ... with the default weights only).
+        guard_weight: ``beam_plan(guard_weight=)`` for every pass (random passes scale
+            it with the lost-cell weight).
     """
     warm_up()  # before the clock starts: loading compiled kernels is start-up, not search
     t0 = time.monotonic()
@@ -236,14 +297,15 @@ def solve_champion(
     lost_w = LOST_WEIGHT if small else 0.0
     # Three phrase orders per unit cost 1.7x the embedding: worth it except on the biggest
     # board (problem 24), whose single pass already fills the time.
-    tries = 3 if problem.width * problem.height <= EMBED_TRIES_MAX_CELLS else 1
+    if tries is None:
+        tries = 3 if problem.width * problem.height <= EMBED_TRIES_MAX_CELLS else 1
     # The schedule of passes (width, weights, fall value): widths 1, 2, 4, ... with the
     # default weights. On big boards the weights move the score by ±10% and a wide beam
     # only pays when it also counts the rows fallen (problem 24, width 2: 221–230k with
     # FALL_VALUE over four weight variants, 195–220k without; width 4: 223k against 191k),
     # so width 1, then width 2 with the fall value over the variants, then without.
     schedule: list[tuple[int, np.ndarray, float]] = []
-    if weights is None and not small:
+    if weights is None and not small and variants:
         schedule.append((1, BIG_VARIANTS[0], 0.0))
         schedule.extend((2, v, FALL_VALUE) for v in BIG_VARIANTS)
         schedule.extend((1, v, 0.0) for v in BIG_VARIANTS[1:])
@@ -267,19 +329,45 @@ def solve_champion(
             # The first pass keeps a prefix at the deadline so there is always an answer.
             first_deadline = t0 + 0.6 * time_limit if best is None else deadline
             plan = beam_plan(
-                prep, seed, width, wv, first_deadline, partial_ok=best is None, lost_weight=lost_w, fall_value=fall
+                prep,
+                seed,
+                width,
+                wv,
+                first_deadline,
+                partial_ok=best is None,
+                lost_weight=lost_w,
+                fall_value=fall,
+                guard_weight=guard_weight,
             )
         except SearchTimeoutError:
             break
-        sol = embed(prep, seed, plan, phrases, deadline, tries, overlaps=True)
-        sc = score_seed(problem, seed, sol).score
+        sol = embed(prep, seed, plan, phrases, deadline, tries, overlaps=True, spelled=spelled)
+        sc = _score(problem, seed, sol, spelled)
         if best is None or sc > best.score:
             best = Solution(sol, sc, width, 0.0)
-        best_plan = max(best_plan, (len(plan.targets), plan.move_score))
+        best_plan = max(best_plan, (len(plan.targets), plan.move_score + (0 if small else int(FALL_GATE * plan.falls))))
         last = time.monotonic() - start
         last_width = width
     assert best is not None
-    if random_passes and small and weights is None:
-        best = _random_passes(prep, seed, best, best_plan, w, lost_w, deadline, phrases, tries)
+    if random_count is not None and random_count > 0:
+        best = _random_passes(
+            prep,
+            seed,
+            best,
+            best_plan,
+            w,
+            lost_w,
+            deadline,
+            phrases,
+            tries,
+            count=random_count,
+            rseed=rseed,
+            width=random_width,
+            fall_value=0.0 if small else FALL_VALUE,
+            spelled=spelled,
+            guard_weight=guard_weight,
+        )
+    elif random_passes and random_count is None and small and weights is None:
+        best = _random_passes(prep, seed, best, best_plan, w, lost_w, deadline, phrases, tries, spelled=spelled)
     best.seconds = time.monotonic() - t0
     return best

@@ -16,6 +16,11 @@ from snakelab.games.hextris.kernels.placement import decode, encode, fits, lock_
 # Feature weights (index into the ``w`` array passed to the evaluators).
 W_HOLE, W_TRANS, W_FILL, W_DEPTH, W_TOP, W_CLEAR, W_WELL = 0, 1, 2, 3, 4, 5, 6
 N_WEIGHTS = 7
+#: Optional eighth weight: a penalty on a lock that clears exactly one row. A single clear
+#: earns 100 points where clearing the same rows together earns more (300 for two, 600 for
+#: three, 1000 for four, plus the multi-line bonus of the next lock), so on boards where
+#: the stack can wait, deferring single clears pays (weight arrays of length 7 have none).
+W_SINGLE = 7
 #: Value of a lock after which the next unit cannot spawn (the game ends).
 DEAD = -1.0e7
 
@@ -139,6 +144,8 @@ def evaluate_locks(
                     v += DEAD
                     break
         vals[i] = v + w_arr[W_CLEAR] * ls * ls + w_arr[W_WELL] * depth_sum / size
+        if ls == 1 and w_arr.size > W_SINGLE:
+            vals[i] -= w_arr[W_SINGLE]
         lss[i] = ls
     return vals, lss
 
