@@ -86,6 +86,14 @@ OPP = np.array([1, 0, 3, 2], dtype=np.int32)  # opposite direction (UP, DOWN, LE
 # Counter slots: nodes used, node cap, aborted flag.
 C_NODES, C_CAP, C_ABORT = 0, 1, 2
 
+# Evaluation weights (entries of a float64 array; see evaluate_w).
+W_TERR, W_TERR_CAP, W_APPLE_STEP, W_APPLE_OWN, W_ZOMBIE, W_APPLE_SECOND, W_SHARE = range(7)
+N_WEIGHTS = 7
+WEIGHTS = np.array([0.5, 400.0, 15.0, 2000.0, 100.0, 0.0, 0.0], dtype=np.float64)
+"""The reference agents' weights: territory 0.5 a cell up to 400 cells, 15 a step to the
+nearest apple, 2,000 for one we reach strictly first, zombie heads 100 × (5 − distance)²,
+no second apple, no territory share."""
+
 
 @numba.njit(cache=True)  # no nogil: an object-mode block cannot release the GIL anyway
 def now() -> float:  # pragma: no cover - jitted
@@ -96,11 +104,13 @@ def now() -> float:  # pragma: no cover - jitted
 
 
 @_jit
-def evaluate(st: I32, lay: I32, nbr: I32, me: int, ply: int, work: I32) -> float:  # pragma: no cover - jitted
-    """The agent's value of a position (see the module docstring).
+def evaluate_w(
+    st: I32, lay: I32, nbr: I32, me: int, ply: int, work: I32, wts: F64
+) -> float:  # pragma: no cover - jitted
+    """The agent's value of a position with the weights ``wts`` (indexed by the ``W_*`` constants).
 
     ``work`` is scratch of ``4 * size + 1`` ints: distances, owners, free times
-    and a queue.
+    and a queue. :data:`WEIGHTS` gives the reference agents' evaluation.
     """
     size = lay[L_SIZE]
     n = lay[L_N]
@@ -145,7 +155,7 @@ def evaluate(st: I32, lay: I32, nbr: I32, me: int, ply: int, work: I32) -> float
         zh = zombie_head(st, lay, j)
         md = abs(zh % w - mx) + abs(zh // w - my)
         if md <= 4:
-            zpen += (5 - md) * (5 - md) * 100.0
+            zpen += (5 - md) * (5 - md) * wts[W_ZOMBIE]
         if dist[zh] < 0:
             dist[zh] = 0
             owner[zh] = -3
@@ -170,32 +180,49 @@ def evaluate(st: I32, lay: I32, nbr: I32, me: int, ply: int, work: I32) -> float
                     hi += 1
             elif dist[m] == d1 and owner[m] != o:
                 owner[m] = -2
+    others = 0
     for k in range(hi):
-        if owner[queue[k]] == me:
+        o = owner[queue[k]]
+        if o == me:
             terr += 1
+        elif o >= 0:
+            others += 1
     terr -= 1  # the head itself
     mlen = st[fm + F_LEN] + st[fm + F_GROWTH]
     v = 1000.0 * mlen
     a0 = lay[L_APPLE]
     best_apple = 0.0
+    second = 0.0
+    step_w = wts[W_APPLE_STEP]
     for k in range(lay[L_NA]):
         a = st[a0 + k]
         if a < 0:
             # Eaten in this line: a new apple appears somewhere random. Valuing the gap as a
             # fairly near apple keeps eating worth more than standing next to the apple.
-            best_apple = max(best_apple, 2000.0 + 15.0 * 280.0)
-            continue
-        if dist[a] >= 0 and owner[a] == me:
-            val = 2000.0 + 15.0 * (300.0 - dist[a])  # we get there strictly first
+            val = wts[W_APPLE_OWN] + step_w * 280.0
+        elif dist[a] >= 0 and owner[a] == me:
+            val = wts[W_APPLE_OWN] + step_w * (300.0 - dist[a])  # we get there strictly first
         else:
-            val = 15.0 * (300.0 - abs(a % w - mx) - abs(a // w - my))
-        best_apple = max(best_apple, val)
-    v += best_apple
-    v += 0.5 * min(terr, 400)
+            val = step_w * (300.0 - abs(a % w - mx) - abs(a // w - my))
+        if val > best_apple:
+            second = best_apple
+            best_apple = val
+        elif val > second:
+            second = val
+    v += best_apple + wts[W_APPLE_SECOND] * second
+    v += wts[W_TERR] * min(terr, int(wts[W_TERR_CAP]))
+    # Territory relative to the snakes' together: the share of the random apples to come.
+    v += wts[W_SHARE] * terr / (terr + others + 1.0)
     if terr < mlen + 2:
         v -= 20000.0 + 500.0 * (mlen + 2 - terr)
     v -= zpen
     return v
+
+
+@_jit
+def evaluate(st: I32, lay: I32, nbr: I32, me: int, ply: int, work: I32) -> float:  # pragma: no cover - jitted
+    """The agent's value of a position with the reference weights :data:`WEIGHTS` (see the module docstring)."""
+    return evaluate_w(st, lay, nbr, me, ply, work, WEIGHTS)
 
 
 @numba.njit(cache=True)  # without nogil: it reads the clock in object mode
@@ -214,6 +241,7 @@ def _ab(
     root_order: I32,
     root_vals: F64,
     deadline: float,
+    wts: F64,
 ) -> float:  # pragma: no cover - jitted
     st = bufs[ply]
     n = lay[L_N]
@@ -222,7 +250,7 @@ def _ab(
     if st[fm + F_ALIVE] == 0:
         return DEAD + 1000.0 * ply
     if depth == 0 or st[lay[L_STEP]] >= lay[L_STEPS]:
-        return evaluate(st, lay, nbr, me, ply, work)
+        return evaluate_w(st, lay, nbr, me, ply, work, wts)
     w = lay[L_W]
     mh = head_of(st, lay, me)
     mx, my = mh % w, mh // w
@@ -267,7 +295,7 @@ def _ab(
                         continue  # a suicidal deviation never hurts us more than the default
                 counter[C_NODES] += 1
                 if counter[C_NODES] > counter[C_CAP] or (
-                    deadline < 1.0e300 and (counter[C_NODES] & 15) == 0 and now() > deadline
+                    deadline < 1.0e300 and (counter[C_NODES] & 3) == 0 and now() > deadline
                 ):
                     counter[C_ABORT] = 1
                     return 0.0
@@ -294,6 +322,7 @@ def _ab(
                     root_order,
                     root_vals,
                     deadline,
+                    wts,
                 )
                 if counter[C_ABORT] != 0:
                     return 0.0
@@ -325,7 +354,7 @@ class VoronoiAgent(BaseAgent):
         default_nodes: Node budget when the agent is given no budget at all.
     """
 
-    def __init__(self, max_depth: int = 24, time_fraction: float = 0.5, default_nodes: int = 20_000) -> None:
+    def __init__(self, max_depth: int = 24, time_fraction: float = 0.4, default_nodes: int = 20_000) -> None:
         if not 1 <= max_depth <= 200:
             raise ConfigError(f"arena.voronoi: max_depth {max_depth} must be between 1 and 200")
         if not 0.0 < time_fraction <= 1.0:
@@ -337,6 +366,8 @@ class VoronoiAgent(BaseAgent):
         self.default_nodes = default_nodes
         self.last_depth = 0
         """Depth of the last completed iteration (for tests and benchmarks)."""
+        self.weights: F64 = WEIGHTS
+        """The evaluation's weights (:data:`WEIGHTS`; a subclass may set others)."""
 
     def reset(self, info: GameInfo, player: int, seed: int) -> None:
         """Prepare scratch space for this board."""
@@ -385,7 +416,8 @@ class VoronoiAgent(BaseAgent):
             # Depth 1 always completes (at most 3 × (1 + 2k) nodes): never play a move unexamined.
             counter[C_CAP] = node_cap if depth > 1 else 1 << 60
             limit = deadline if depth > 1 else 1.0e308
-            _ab(bufs, 0, depth, lay, nbr, me, -1.0e18, 1.0e18, self._work, self._moves, counter, ro, vals, limit)
+            work, moves, wts = self._work, self._moves, self.weights
+            _ab(bufs, 0, depth, lay, nbr, me, -1.0e18, 1.0e18, work, moves, counter, ro, vals, limit, wts)
             spent = time.perf_counter() - ts
             if counter[C_ABORT]:
                 break
