@@ -28,15 +28,15 @@ Simplifications (as :mod:`.sim`): apples do not reappear, dead snakes stay dead;
 pending growth is inferred as a bot would. The tree is rebuilt every step.
 
 Budget: a *node* is one iteration (one descent, its playout and evaluation).
-``Budget(nodes=N)`` runs exactly ``N`` iterations with a generator seeded from the
-agent's seed and the step number, so the same seed, position and node budget give
-the same move. ``Budget(time_s=T)`` iterates until ``time_fraction × T`` (0.4) has
-passed; the clock is read before every iteration (one iteration costs tens of
-microseconds), so the search overruns that point by at most one iteration and the
-rest of the budget is left to the harness and a busy machine. The first three
-iterations run whatever the clock says, so each root move has been looked at. Time-budgeted play
-depends on the machine's speed and load and is not reproducible. With no budget the
-agent uses ``Budget(nodes=default_nodes)``.
+``Budget(nodes=N)`` runs exactly ``N`` iterations (whatever ``time_s`` says, as with
+``--nodes``) with a generator seeded from the agent's seed and the step number, so the
+same seed, position and node budget give the same move. ``Budget(time_s=T)`` iterates
+until ``time_fraction × T`` (0.4) has passed; the clock is read before every iteration
+(one iteration costs tens of microseconds), so the search overruns that point by at most
+one iteration and the rest of the budget is left to the harness and a busy machine. The
+first three iterations run whatever the clock says, so each root move has been looked
+at. Time-budgeted play depends on the machine's speed and load and is not reproducible.
+With no budget the agent uses ``Budget(nodes=default_nodes)``.
 """
 
 from __future__ import annotations
@@ -362,7 +362,10 @@ class MctsAgent(BaseAgent):
         if budget is None or (budget.time_s is None and budget.nodes is None):
             budget = Budget(nodes=self.default_nodes)
         iterations = max(1, budget.nodes) if budget.nodes is not None else 1 << 40
-        deadline = t0 + self.time_fraction * budget.time_s if budget.time_s is not None else 1.0e308
+        # A node budget wins over the clock when both are given (``--nodes``): the search
+        # must then not depend on the machine at all.
+        timed = budget.nodes is None and budget.time_s is not None
+        deadline = t0 + self.time_fraction * budget.time_s if timed and budget.time_s is not None else 1.0e308
         self._child[0, :] = -1
         self._nvis[0] = 0
         self._wsum[0] = 0.0
