@@ -226,7 +226,7 @@ def openskill_ratings(matches: Sequence[dict[str, int]]) -> dict[str, tuple[floa
     try:
         from openskill.models import PlackettLuce
     except ImportError:
-        raise ConfigError("ratings need openskill: pip install 'snakelab[ratings]'") from None
+        raise ConfigError("ratings need openskill, a dependency of snakelab: pip install openskill") from None
     model = PlackettLuce()
     ratings: dict[str, Any] = {}
     counts: dict[str, int] = defaultdict(int)
