@@ -102,3 +102,18 @@ def test_cli_unknown_run_is_one_line(tmp_path):
     Store(path).close()
     r = runner.invoke(app, ["results", "ratings", "7", "--store", str(path)])
     assert r.exit_code != 0 and "unknown run id 7" in r.output and "Traceback" not in r.output
+
+
+def test_the_web_results_page_gets_the_ladder(tmp_path):
+    from snakelab.web.results import results_summary
+
+    path = tmp_path / "ladder.sqlite"
+    _tournament(path, ["arena.champion", "arena.random", "arena.greedy", "arena.random"], 6, 3)
+    data = results_summary(path)
+    assert data["configured"] is True
+    rows = data["ratings"]
+    assert isinstance(rows, list) and {r["agent"] for r in rows} == {"arena.champion", "arena.greedy", "arena.random"}
+    for r in rows:
+        assert r["measure"] == "wins" and r["low"] < r["mu"] < r["high"]
+    ordinals = [r["ordinal"] for r in rows]
+    assert ordinals == sorted(ordinals, reverse=True)
