@@ -278,6 +278,7 @@ def test_results_page_lists_runs_and_ratings(page: Any, server: LiveServer) -> N
     by_agent = {r[1]: r for r in rows[1:]}
     assert by_agent["classic.hamilton"][2:5] == ["2", "2", "100.0 %"]
     assert by_agent["classic.random"][3] == "0"
+    assert "μ ± 2σ" in rows[0]  # the ladder's skill interval
 
 
 def test_results_page_without_store(page: Any, replay_dir: Path, tmp_path: Path) -> None:

@@ -102,7 +102,7 @@ def show_cmd(
 
 
 def _ratings_table(rows: list[AgentRating], title: str) -> object:
-    """Win rates with Wilson intervals, mean score and OpenSkill μ, σ and μ − 3σ."""
+    """Win rates with Wilson intervals, mean score and OpenSkill μ, σ, the interval μ ± 2σ and μ − 3σ."""
     from rich import box
     from rich.table import Table
 
@@ -113,7 +113,7 @@ def _ratings_table(rows: list[AgentRating], title: str) -> object:
     if not one_game:
         table.add_column("game", overflow="fold")
     table.add_column("agent", no_wrap=True)
-    cols = ["games", "wins", "win %", "95 % CI", "score"] + (["μ", "σ", "μ−3σ"] if rated else [])
+    cols = ["games", "wins", "win %", "95 % CI", "score"] + (["μ", "σ", "μ ± 2σ", "μ−3σ"] if rated else [])
     for col in cols:
         table.add_column(col, justify="right", no_wrap=True)
 
@@ -130,7 +130,8 @@ def _ratings_table(rows: list[AgentRating], title: str) -> object:
             f"{r.mean_score:.1f}",
         ]
         if rated:
-            cells += [num(r.mu), num(r.sigma), num(r.ordinal)]
+            span = "-" if r.low is None or r.high is None else f"{r.low:.1f}–{r.high:.1f}"
+            cells += [num(r.mu), num(r.sigma), span, num(r.ordinal)]
         table.add_row(*([] if one_game else [r.game]), *cells)
     return table
 
@@ -195,19 +196,23 @@ def delete_cmd(
 
 @app.command("ratings")
 def ratings_cmd(
+    run_ids: list[str] | None = typer.Argument(None, help="Only these runs (default: every stored run)."),
     game: str | None = typer.Option(None, "--game", "-g", help="Only this game: an id (arena) or a game string."),
     runs: list[str] | None = typer.Option(None, "--run", "-r", help="Only these runs (repeatable)."),
     store: Path | None = typer.Option(None, "--store", help=STORE_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
 ) -> None:
-    """OpenSkill ratings and win rates (95 % Wilson intervals) per agent, across stored runs.
+    """The ladder: OpenSkill ratings and win rates (95 % Wilson intervals) per agent, across stored runs.
 
-    Multi-player games are rated from placings. Single-player agents are compared on
-    the same match seeds (benches run with the same --seed), duplicate-bridge style.
+    Agents are ranked by μ − 3σ (a conservative skill), each with the interval μ ± 2σ.
+    Multi-player games are rated from each game's placings (an arena game's own
+    ranking: longest length, then kills). Single-player agents are compared on the
+    same match seeds (benches run with the same --seed), duplicate-bridge style.
     """
+    wanted = [*(run_ids or []), *(runs or [])]
     try:
         with _open(store) as db:
-            ids = [db.run(r).id for r in runs] if runs else None
+            ids = [db.run(r).id for r in wanted] if wanted else None
             rows = rate((r for _, _, r in db.iter_results(ids)), game=game)
     except SnakelabError as exc:
         fail(str(exc))

@@ -13,6 +13,12 @@ seed (same apples, same start) are ranked against each other on it. Benches run
 with the same ``--seed`` are therefore comparable; an agent with no paired
 results has a win rate but no rating. Ratings are computed per canonical game
 string, so a 12×12 and a 20×20 board are different ladders.
+
+A multi-player game whose outcome details carry its own full ``ranking`` (seats,
+best first — the arena's longest length, then kills, then seat) is placed by that
+order; otherwise by (winner, score). An agent string is rated under its
+:func:`entry_name`, which drops per-match bookkeeping (an arena bot's ``run_dir``,
+a folder per match), so a bot file is one entry across a tournament.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from typing import Any
 
 from snakelab.core.errors import ConfigError
 from snakelab.core.game import JSON
+from snakelab.core.registry import format_spec, parse_spec
 from snakelab.harness.match import MatchResult
 
 
@@ -74,6 +81,8 @@ class AgentRating:
         sigma: OpenSkill uncertainty, or None.
         ordinal: ``mu - 3 sigma``, a conservative skill to sort by, or None.
         rated: Number of (real or paired) matches its rating came from.
+        low: ``mu - 2 sigma``, the low end of the skill's interval, or None.
+        high: ``mu + 2 sigma``, or None.
     """
 
     game: str
@@ -88,6 +97,8 @@ class AgentRating:
     sigma: float | None = None
     ordinal: float | None = None
     rated: int = 0
+    low: float | None = None
+    high: float | None = None
 
     def to_json(self) -> dict[str, JSON]:
         """The row as a JSON object."""
@@ -99,6 +110,44 @@ def game_matches(game: str, query: str | None) -> bool:
     if query is None:
         return True
     return game == query or game.partition("(")[0] == query.strip()
+
+
+PER_MATCH_PARAMS = ("run_dir",)
+"""Agent parameters that name where a match keeps its files, not who plays."""
+
+
+def entry_name(agent: str) -> str:
+    """The name an agent string is rated under: without per-match parameters (:data:`PER_MATCH_PARAMS`).
+
+    ``arena.bot(path=/b/x.py,run_dir=runs/match0003)`` becomes ``arena.bot(path=/b/x.py)``;
+    an unreadable string is kept as it is.
+    """
+    if "(" not in agent:
+        return agent
+    try:
+        name, kwargs = parse_spec(agent)
+    except ConfigError:
+        return agent
+    if not any(k in kwargs for k in PER_MATCH_PARAMS):
+        return agent
+    return format_spec(name, {k: v for k, v in kwargs.items() if k not in PER_MATCH_PARAMS})
+
+
+def _ranked_placings(agents: Sequence[str], ranking: Sequence[int]) -> dict[str, int]:
+    """Rank agents (1 = best) by the game's own seat ranking; an agent in several seats keeps its best."""
+    best: dict[str, int] = {}
+    for pos, seat in enumerate(ranking):
+        best.setdefault(agents[seat], pos)
+    order = sorted(best, key=best.__getitem__)
+    return {agent: k + 1 for k, agent in enumerate(order)}
+
+
+def _full_ranking(r: MatchResult) -> list[int] | None:
+    """The seats best first when the outcome details carry a complete, valid ``ranking``."""
+    ranking = r.outcome.details.get("ranking") if isinstance(r.outcome.details, dict) else None
+    if not isinstance(ranking, list) or sorted(x for x in ranking if isinstance(x, int)) != list(range(len(r.agents))):
+        return None
+    return [int(x) for x in ranking]
 
 
 def _placings(entries: Sequence[tuple[str, bool, float]]) -> dict[str, int]:
@@ -117,7 +166,8 @@ def rating_matches(results: Iterable[MatchResult]) -> dict[str, list[dict[str, i
     """The free-for-all "matches" ratings are computed from, per game string.
 
     Multi-player results are used as they are: each is one match ranking its
-    distinct agents by (won, score). Single-player agents never meet, so results
+    distinct agents by the game's own ``ranking`` when its details carry one, else by
+    (won, score); agents under their :func:`entry_name`. Single-player agents never meet, so results
     are paired duplicate-style: every (game, match seed) played by two or more
     different agents becomes one match ranking them by (won, mean score) on that
     seed, which is fair because the seed fixes the game's randomness. Matches come
@@ -131,8 +181,13 @@ def rating_matches(results: Iterable[MatchResult]) -> dict[str, list[dict[str, i
     order: list[tuple[int, str, Any]] = []
     for r in results:
         if len(r.agents) > 1:
-            entries = [(a, r.outcome.winner == seat, r.outcome.scores[seat]) for seat, a in enumerate(r.agents)]
-            placing = _placings(entries)
+            names = [entry_name(a) for a in r.agents]
+            ranking = _full_ranking(r)
+            if ranking is not None:
+                placing = _ranked_placings(names, ranking)
+            else:
+                entries = [(a, r.outcome.winner == seat, r.outcome.scores[seat]) for seat, a in enumerate(names)]
+                placing = _placings(entries)
             if len(placing) > 1:
                 order.append((len(order), r.game, placing))
             continue
@@ -140,7 +195,7 @@ def rating_matches(results: Iterable[MatchResult]) -> dict[str, list[dict[str, i
         if key not in solo:
             solo[key] = defaultdict(list)
             order.append((len(order), r.game, key))
-        solo[key][r.agents[0]].append((r.outcome.winner == 0, r.outcome.scores[0]))
+        solo[key][entry_name(r.agents[0])].append((r.outcome.winner == 0, r.outcome.scores[0]))
     for _, game, item in order:
         if isinstance(item, dict):
             multi[game].append(item)
@@ -171,7 +226,7 @@ def openskill_ratings(matches: Sequence[dict[str, int]]) -> dict[str, tuple[floa
     try:
         from openskill.models import PlackettLuce
     except ImportError:
-        raise ConfigError("ratings need openskill: pip install 'snakelab[ratings]'") from None
+        raise ConfigError("ratings need openskill, a dependency of snakelab: pip install openskill") from None
     model = PlackettLuce()
     ratings: dict[str, Any] = {}
     counts: dict[str, int] = defaultdict(int)
@@ -201,7 +256,7 @@ def rate(results: Iterable[MatchResult], *, game: str | None = None, z: float = 
     tally: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0, 0, 0.0])
     for r in chosen:
         for seat, agent in enumerate(r.agents):
-            t = tally[(r.game, agent)]
+            t = tally[(r.game, entry_name(agent))]
             t[0] += 1
             t[1] += r.outcome.winner == seat
             t[2] += r.outcome.scores[seat]
@@ -227,6 +282,8 @@ def rate(results: Iterable[MatchResult], *, game: str | None = None, z: float = 
                 sigma=sigma,
                 ordinal=None if mu is None or sigma is None else mu - 3 * sigma,
                 rated=rated,
+                low=None if mu is None or sigma is None else mu - 2 * sigma,
+                high=None if mu is None or sigma is None else mu + 2 * sigma,
             )
         )
     rows.sort(key=lambda r: (r.game, r.ordinal is None, -(r.ordinal or 0.0), -r.win_rate, r.agent))

@@ -1,4 +1,4 @@
-"""The searching reference agents: forced moves, node-budget determinism, time budgets."""
+"""The searching agents (references and champion): forced moves, node-budget determinism, time budgets."""
 
 import time
 
@@ -11,7 +11,7 @@ from snakelab.games.arena.rules import DOWN, LEFT, RIGHT, STRAIGHT, TURN, UP
 
 from .pictures import board
 
-AGENTS = ("arena.voronoi", "arena.mcts")
+AGENTS = ("arena.voronoi", "arena.mcts", "arena.champion")
 BUDGETS = (Budget(nodes=3000), Budget(time_s=0.05))
 
 
@@ -207,6 +207,10 @@ def test_search_reaches_depth_with_a_node_budget():
         "arena.mcts(greed=1.5)",
         "arena.mcts(max_nodes=0)",
         "arena.mcts(rollout=-1)",
+        "arena.mcts(scale=0)",
+        "arena.champion(horizon=0)",
+        "arena.champion(second=2)",
+        "arena.champion(zombie=-1)",
     ],
 )
 def test_bad_options_are_one_line_errors(ref):
@@ -214,3 +218,55 @@ def test_bad_options_are_one_line_errors(ref):
 
     with pytest.raises(ConfigError, match=ref.split("(")[1].split("=")[0]):
         make_agent(ref)
+
+
+@pytest.mark.parametrize("name", AGENTS)
+def test_a_node_budget_wins_over_the_clock(name, monkeypatch):
+    # --nodes gives Budget(time_s=speed, nodes=N): the clock must then not matter.
+    import itertools
+
+    game = make("arena(game_width=20,game_height=20,duration=10)")
+    s = game.new_state(5)
+    calm = make_agent(name)
+    calm.reset(game.info, 0, 1)
+    want = calm.act(s, Budget(time_s=0.01, nodes=200))
+    ticks = itertools.count()
+    monkeypatch.setattr(time, "perf_counter", lambda: next(ticks) * 10.0)  # every reading 10 s later
+    rushed = make_agent(name)
+    rushed.reset(game.info, 0, 1)
+    assert rushed.act(s, Budget(time_s=0.01, nodes=200)) == want
+
+
+def test_a_starved_mcts_still_looks_at_every_root_move(monkeypatch):
+    import itertools
+
+    from snakelab.games.arena.mcts import MctsAgent
+
+    ticks = itertools.count()
+    monkeypatch.setattr(time, "perf_counter", lambda: next(ticks) * 10.0)  # the deadline is gone at once
+    game = make("arena(duration=60)")
+    s = game.new_state(2)
+    m = MctsAgent()
+    m.reset(game.info, 0, 1)
+    m.act(s, Budget(time_s=0.01))
+    assert m.last_iterations == 3
+
+
+def test_the_champion_race_horizon_cuts_the_evaluation():
+    import numpy as np
+
+    from snakelab.games.arena import sim
+    from snakelab.games.arena.voronoi import W_HORIZON, WEIGHTS, evaluate, evaluate_w
+
+    game = make("arena(duration=60)")
+    s = game.new_state(3)
+    lay = sim.layout(s)
+    st = sim.encode(s, lay)
+    nbr = sim.grid_nbr(s)
+    work = np.empty(4 * 2500 + 1, np.int32)
+    full = evaluate(st, lay, nbr, 0, 0, work)
+    assert evaluate_w(st, lay, nbr, 0, 0, work, WEIGHTS) == full
+    near = WEIGHTS.copy()
+    near[W_HORIZON] = 3
+    # Within 3 steps a snake owns at most 24 cells: far less territory than on the whole board.
+    assert evaluate_w(st, lay, nbr, 0, 0, work, near) < full

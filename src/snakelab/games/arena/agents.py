@@ -6,7 +6,8 @@
   not occupied (snake, zombie or obstacle; apples are free) with the smallest
   Manhattan distance to it, ties LEFT, RIGHT, UP, DOWN; with no free neighbour go
   straight; with no apple the first free neighbour in that order.
-* ``champion`` — see :mod:`snakelab.games.arena.champion`.
+* ``champion`` — see :mod:`snakelab.games.arena.champion`; ``lookahead`` (the champion
+  before it) :mod:`snakelab.games.arena.lookahead`.
 """
 
 from __future__ import annotations

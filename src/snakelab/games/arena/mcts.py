@@ -1,7 +1,7 @@
-"""``arena.mcts``: decoupled UCT over the snakes' simultaneous moves.
+"""``arena.mcts``: decoupled UCT over the snakes' simultaneous moves, Voronoi leaf values.
 
 Tree. Each node is a position after some simultaneous steps. The *tree players*
-are the agent and every opponent whose head is within ``radius`` (Manhattan) of
+are the agent and the opponents whose head is within ``radius`` (Manhattan, 6) of
 ours at the root (at most four snakes in all); each keeps its own statistics for its
 three moves (straight and the two turns) at every node, and picks by UCB1 on them
 alone — *decoupled UCT*, the standard treatment of simultaneous moves. The joint
@@ -10,28 +10,33 @@ greedy filler's move, which is deterministic, so a child is one position. Steps
 are played by the compiled simulator (:mod:`.sim`): zombies, kills, head-ons and
 growth are exact along every line.
 
-Playout. From a new leaf every snake plays ``rollout`` more steps of a cheap
-randomised policy: among its moves that do not run into a wall or an occupied cell
-(vacating tails excepted), with probability ``greed`` the one nearest an apple
-(Manhattan), else a uniform one. The zombies keep chasing exactly. Reward per tree
-player, in [0, 1]: if its snake died, ``0.2 ×`` the share of the playout it lived
-(later deaths are less bad); else ``0.45``, plus up to ``0.3`` for growth gained
-(two apples fill it), plus ``0.2`` scaled by its progress toward the nearest apple
-over the line (in full once it has grown), minus ``0.05`` per zombie head within
-two cells.
+Leaf value. A new leaf is followed by a short playout (``rollout``, 2 steps) in which
+every snake plays a cheap guided policy: among its moves that do not run into a wall
+or an occupied cell (vacating tails excepted), with probability ``greed`` (0.9) the
+one nearest an apple (Manhattan), else a uniform one; zombies keep chasing exactly.
+Then each tree player's position is scored by the evaluation of :mod:`.voronoi`
+(territory by a breadth-first race from every snake and zombie head, length, the
+apple it reaches first, traps, zombie heads near it), and the change from the root's
+value becomes a reward in [0, 1]: ``0.5 + 0.5 tanh(Δ / scale)``, so a death or a trap
+is about 0 and an apple eaten about 1. Long random playouts measured worse: their
+noise swamps the few hundred iterations a 10 ms move allows, and they cannot see an
+apple race beyond their horizon, which the Voronoi race does.
 
 The move played is the agent's most visited root move (ties to the higher mean).
 
 Simplifications (as :mod:`.sim`): apples do not reappear, dead snakes stay dead;
 pending growth is inferred as a bot would. The tree is rebuilt every step.
 
-Budget: a *node* is one iteration (one descent plus its playout). ``Budget(nodes=N)``
-runs exactly ``N`` iterations with a generator seeded from the agent's seed and the
-step number, so the same seed, position and node budget give the same move.
-``Budget(time_s=T)`` iterates until ``time_fraction × T`` has passed (checked from
-the compiled loop every 8 iterations); time-budgeted play depends on the machine's
-speed and load and is not reproducible. With no budget the agent uses
-``Budget(nodes=default_nodes)``.
+Budget: a *node* is one iteration (one descent, its playout and evaluation).
+``Budget(nodes=N)`` runs exactly ``N`` iterations (whatever ``time_s`` says, as with
+``--nodes``) with a generator seeded from the agent's seed and the step number, so the
+same seed, position and node budget give the same move. ``Budget(time_s=T)`` iterates
+until ``time_fraction × T`` (0.4) has passed; the clock is read before every iteration
+(one iteration costs tens of microseconds), so the search overruns that point by at most
+one iteration and the rest of the budget is left to the harness and a busy machine. The
+first three iterations run whatever the clock says, so each root move has been looked
+at. Time-budgeted play depends on the machine's speed and load and is not reproducible.
+With no budget the agent uses ``Budget(nodes=default_nodes)``.
 """
 
 from __future__ import annotations
@@ -52,11 +57,9 @@ from snakelab.games.arena.sim import (
     F_ALIVE,
     F_GROWTH,
     F_HEADING,
-    F_LEN,
     L_APPLE,
     L_N,
     L_NA,
-    L_NZ,
     L_OCC,
     L_SNK,
     L_STEP,
@@ -68,9 +71,8 @@ from snakelab.games.arena.sim import (
     head_of,
     step,
     tail_of,
-    zombie_head,
 )
-from snakelab.games.arena.voronoi import now
+from snakelab.games.arena.voronoi import evaluate, now
 
 I32 = npt.NDArray[np.int32]
 F64 = npt.NDArray[np.float64]
@@ -145,43 +147,9 @@ def _rollout_move(st: I32, lay: I32, nbr: I32, i: int, greed: float, rng: U64) -
 
 
 @_jit
-def _near(st: I32, lay: I32, p: int) -> int:  # pragma: no cover - jitted
-    """Manhattan distance from snake ``p``'s head to the nearest apple (capped at 100)."""
-    w = lay[L_W]
-    h = head_of(st, lay, p)
-    hx, hy = h % w, h // w
-    near = 100
-    a0 = lay[L_APPLE]
-    for q in range(lay[L_NA]):
-        a = st[a0 + q]
-        if a >= 0:
-            near = min(near, abs(a % w - hx) + abs(a // w - hy))
-    return near
-
-
-@_jit
-def _reward(
-    st: I32, lay: I32, p: int, base_len: int, lived: float, base_near: int, steps: int
-) -> float:  # pragma: no cover
-    f = lay[L_SNK] + NF * p
-    if st[f + F_ALIVE] == 0:
-        return 0.2 * lived
-    gain = st[f + F_LEN] + st[f + F_GROWTH] - base_len
-    r = 0.45 + 0.3 * min(max(gain, 0), 6) / 6.0
-    near = _near(st, lay, p)
-    if gain <= 0 and steps > 0:
-        # Progress toward the nearest apple over the line: -1 (away every step) .. 1.
-        r += 0.2 * (0.5 + 0.5 * max(-1.0, min(1.0, (base_near - near) / steps)))
-    else:
-        r += 0.2
-    w = lay[L_W]
-    h = head_of(st, lay, p)
-    hx, hy = h % w, h // w
-    for j in range(lay[L_NZ]):
-        z = zombie_head(st, lay, j)
-        if abs(z % w - hx) + abs(z // w - hy) <= 2:
-            r -= 0.05
-    return min(1.0, max(0.0, r))
+def _squash(v: float, v0: float, scale: float) -> float:  # pragma: no cover - jitted
+    """A value change as a reward in [0, 1]: 0.5 for no change, about 0 for a death or a trap."""
+    return 0.5 + 0.5 * np.tanh((v - v0) / scale)
 
 
 @numba.njit(cache=True)  # without nogil: it reads the clock in object mode
@@ -195,28 +163,31 @@ def search(
     rollout: int,
     greed: float,
     c_ucb: float,
+    scale: float,
     child: I32,
     nvis: I32,
     wsum: F64,
     rng: U64,
     buf: I32,
     moves: I32,
+    work: I32,
 ) -> int:  # pragma: no cover - jitted
     """Run up to ``iterations`` iterations (stopping at ``deadline``); return how many ran.
 
     ``tp`` lists the tree players (the agent first); ``child``, ``nvis`` and ``wsum``
-    hold the tree (node 0 is the root, already cleared); ``moves`` is scratch.
+    hold the tree (node 0 is the root, already cleared); ``moves`` and ``work`` (the
+    evaluation's ``4 * size + 1`` ints) are scratch. The first three iterations always
+    run, so each of the agent's root moves is tried at least once whatever the clock
+    says (a starved process would otherwise play the one move it happened to try);
+    after them the clock is read before every iteration, so a search overruns its
+    deadline by at most one iteration (tens of microseconds) plus whatever time the
+    machine takes from us.
     """
     n = lay[L_N]
     snk = lay[L_SNK]
     ntp = tp.shape[0]
     max_nodes = child.shape[0]
-    base_len = np.empty(ntp, np.int32)
-    base_near = np.empty(ntp, np.int32)
-    for p in range(ntp):
-        f = snk + NF * tp[p]
-        base_len[p] = root[f + F_LEN] + root[f + F_GROWTH]
-        base_near[p] = _near(root, lay, tp[p]) if root[f + F_ALIVE] != 0 else 0
+    v0 = evaluate(root, lay, nbr, tp[0], 0, work)
     in_tree = np.zeros(n, np.bool_)
     for p in range(ntp):
         in_tree[tp[p]] = True
@@ -224,13 +195,13 @@ def search(
     path_choice = np.empty((256, MAX_TP), np.int32)
     rewards = np.empty(ntp, np.float64)
     nodes_used = 1
+    max_steps = lay[L_STEPS]
     for it in range(iterations):
-        if deadline < 1.0e300 and (it & 7) == 0 and it > 0 and now() > deadline:
+        if deadline < 1.0e300 and it >= 3 and now() > deadline:
             return it
         buf[:] = root
         node = 0
         depth = 0
-        max_steps = lay[L_STEPS]
         # selection and expansion
         while True:
             if buf[snk + NF * tp[0] + F_ALIVE] == 0 or buf[lay[L_STEP]] >= max_steps or depth >= 255:
@@ -281,10 +252,9 @@ def search(
                         child[nxt, jj] = -1
                 break
             node = nxt
-        # playout
-        lived = np.zeros(ntp, np.float64)
-        for t in range(rollout):
-            if buf[lay[L_STEP]] >= max_steps:
+        # a short guided playout, then the Voronoi evaluation for each tree player
+        for _t in range(rollout):
+            if buf[lay[L_STEP]] >= max_steps or buf[snk + NF * tp[0] + F_ALIVE] == 0:
                 break
             for i in range(n):
                 if buf[snk + NF * i + F_ALIVE] != 0:
@@ -292,13 +262,11 @@ def search(
                 else:
                     moves[i] = 5
             step(buf, lay, nbr, moves)
-            for p in range(ntp):
-                if buf[snk + NF * tp[p] + F_ALIVE] != 0:
-                    lived[p] = (t + 1.0) / rollout
-        for p in range(ntp):
-            rewards[p] = _reward(
-                buf, lay, tp[p], base_len[p], lived[p], base_near[p], buf[lay[L_STEP]] - root[lay[L_STEP]]
-            )
+        ply = buf[lay[L_STEP]] - root[lay[L_STEP]]
+        # Paranoid: the opponents in the tree play against us (one evaluation, ours).
+        rewards[0] = _squash(evaluate(buf, lay, nbr, tp[0], ply, work), v0, scale)
+        for p in range(1, ntp):
+            rewards[p] = 1.0 - rewards[0]
         # backpropagation
         for dd in range(depth):
             nd = path_node[dd]
@@ -310,12 +278,14 @@ def search(
 
 
 class MctsAgent(BaseAgent):
-    """Decoupled UCT over simultaneous moves (see the module docstring).
+    """Decoupled UCT over simultaneous moves with Voronoi leaf values (see the module docstring).
 
     Args:
-        rollout: Playout steps after each new leaf.
+        rollout: Guided playout steps after each new leaf, before it is evaluated.
         greed: Probability that a playout move heads for the nearest apple.
         c: UCB1 exploration constant.
+        scale: Value change (in the evaluation's units) that moves a reward from
+            0.5 to about 0.88; an apple eaten is worth about 2,700.
         radius: Opponents whose head is this close (Manhattan) join the tree.
         max_nodes: Tree size; iterations beyond it only add playouts.
         time_fraction: Share of ``Budget.time_s`` the search may use.
@@ -324,18 +294,20 @@ class MctsAgent(BaseAgent):
 
     def __init__(
         self,
-        rollout: int = 12,
-        greed: float = 0.6,
-        c: float = 0.5,
-        radius: int = 12,
+        rollout: int = 2,
+        greed: float = 0.9,
+        c: float = 0.3,
+        scale: float = 600.0,
+        radius: int = 6,
         max_nodes: int = 20_000,
-        time_fraction: float = 0.5,
-        default_nodes: int = 2_000,
+        time_fraction: float = 0.4,
+        default_nodes: int = 400,
     ) -> None:
         checks = (
             ("rollout", rollout, 0 <= rollout <= 1000, "between 0 and 1000"),
             ("greed", greed, 0.0 <= greed <= 1.0, "in [0, 1]"),
             ("c", c, c >= 0.0, "≥ 0"),
+            ("scale", scale, scale > 0.0, "> 0"),
             ("radius", radius, radius >= 0, "≥ 0"),
             ("max_nodes", max_nodes, 1 <= max_nodes <= 1_000_000, "between 1 and 10^6"),
             ("time_fraction", time_fraction, 0.0 < time_fraction <= 1.0, "in (0, 1]"),
@@ -347,6 +319,7 @@ class MctsAgent(BaseAgent):
         self.rollout = rollout
         self.greed = greed
         self.c = c
+        self.scale = scale
         self.radius = radius
         self.max_nodes = max_nodes
         self.time_fraction = time_fraction
@@ -364,6 +337,7 @@ class MctsAgent(BaseAgent):
         self._nvis = np.zeros((self.max_nodes, MAX_TP, 3), np.int32)
         self._wsum = np.zeros((self.max_nodes, MAX_TP, 3), np.float64)
         self._moves = np.zeros(cfg.num_snakes, np.int32)
+        self._work = np.empty(4 * cfg.game_width * cfg.game_height + 1, np.int32)
         self._nbr: I32 | None = None
 
     def act(self, observation: Any, budget: Budget | None) -> int:
@@ -388,7 +362,10 @@ class MctsAgent(BaseAgent):
         if budget is None or (budget.time_s is None and budget.nodes is None):
             budget = Budget(nodes=self.default_nodes)
         iterations = max(1, budget.nodes) if budget.nodes is not None else 1 << 40
-        deadline = t0 + self.time_fraction * budget.time_s if budget.time_s is not None else 1.0e308
+        # A node budget wins over the clock when both are given (``--nodes``): the search
+        # must then not depend on the machine at all.
+        timed = budget.nodes is None and budget.time_s is not None
+        deadline = t0 + self.time_fraction * budget.time_s if timed and budget.time_s is not None else 1.0e308
         self._child[0, :] = -1
         self._nvis[0] = 0
         self._wsum[0] = 0.0
@@ -403,13 +380,16 @@ class MctsAgent(BaseAgent):
             self.rollout,
             self.greed,
             self.c,
+            self.scale,
             self._child,
             self._nvis,
             self._wsum,
             rng,
             np.empty_like(root),
             self._moves,
+            self._work,
         )
+        # The most visited root move, ties to the higher mean.
         heading = s.heading[me]
         best_k, best_key = 0, (-1, -1.0)
         for k in range(3):

@@ -456,7 +456,7 @@ class GrowthTracker:
 
     The bot protocol does not send pending growth, so the searching agents infer it
     as a bot would: a head that lands on last step's apple grows by ``apple_growth``,
-    one cell a step (the same inference as ``arena.champion``).
+    one cell a step (the same inference as ``arena.lookahead``).
     """
 
     def __init__(self, num_snakes: int, apple_growth: int) -> None:

@@ -31,7 +31,8 @@ random), dead snakes stay dead; pending growth is inferred as a bot would
 (:class:`.sim.GrowthTracker`).
 
 Budget: ``Budget(nodes=N)`` caps the nodes (simulated steps) of all iterations
-together and makes the agent deterministic: the same position, seed and node
+together and makes the agent deterministic (a node budget wins over ``time_s``
+when both are given, as with ``--nodes``): the same position, seed and node
 budget give the same move. ``Budget(time_s=T)`` searches deeper while the
 predicted cost of the next depth fits in ``time_fraction × T`` (the rest is left
 for the harness and a busy machine); a depth that runs over is cut off by a node
@@ -86,21 +87,32 @@ OPP = np.array([1, 0, 3, 2], dtype=np.int32)  # opposite direction (UP, DOWN, LE
 # Counter slots: nodes used, node cap, aborted flag.
 C_NODES, C_CAP, C_ABORT = 0, 1, 2
 
+# Evaluation weights (entries of a float64 array; see evaluate_w).
+W_TERR, W_TERR_CAP, W_APPLE_STEP, W_APPLE_OWN, W_ZOMBIE, W_APPLE_SECOND, W_SHARE, W_HORIZON = range(8)
+N_WEIGHTS = 8
+WEIGHTS = np.array([0.5, 400.0, 15.0, 2000.0, 100.0, 0.0, 0.0, 1.0e9], dtype=np.float64)
+"""The reference agents' weights: territory 0.5 a cell up to 400 cells, 15 a step to the
+nearest apple, 2,000 for one we reach strictly first, zombie heads 100 × (5 − distance)²,
+no second apple, no territory share, and a race over the whole board (``W_HORIZON``:
+the race stops at this distance; cells and apples beyond it are nobody's)."""
+
 
 @numba.njit(cache=True)  # no nogil: an object-mode block cannot release the GIL anyway
 def now() -> float:  # pragma: no cover - jitted
-    """``time.perf_counter()`` from compiled code (about a microsecond; called every 16 nodes)."""
+    """``time.perf_counter()`` from compiled code (about a microsecond; called every 4 nodes)."""
     with numba.objmode(t="float64"):
         t = time.perf_counter()
     return t
 
 
 @_jit
-def evaluate(st: I32, lay: I32, nbr: I32, me: int, ply: int, work: I32) -> float:  # pragma: no cover - jitted
-    """The agent's value of a position (see the module docstring).
+def evaluate_w(
+    st: I32, lay: I32, nbr: I32, me: int, ply: int, work: I32, wts: F64
+) -> float:  # pragma: no cover - jitted
+    """The agent's value of a position with the weights ``wts`` (indexed by the ``W_*`` constants).
 
     ``work`` is scratch of ``4 * size + 1`` ints: distances, owners, free times
-    and a queue.
+    and a queue. :data:`WEIGHTS` gives the reference agents' evaluation.
     """
     size = lay[L_SIZE]
     n = lay[L_N]
@@ -145,7 +157,7 @@ def evaluate(st: I32, lay: I32, nbr: I32, me: int, ply: int, work: I32) -> float
         zh = zombie_head(st, lay, j)
         md = abs(zh % w - mx) + abs(zh // w - my)
         if md <= 4:
-            zpen += (5 - md) * (5 - md) * 100.0
+            zpen += (5 - md) * (5 - md) * wts[W_ZOMBIE]
         if dist[zh] < 0:
             dist[zh] = 0
             owner[zh] = -3
@@ -153,10 +165,13 @@ def evaluate(st: I32, lay: I32, nbr: I32, me: int, ply: int, work: I32) -> float
             hi += 1
     lo = 0
     terr = 0
+    horizon = wts[W_HORIZON]
     while lo < hi:
         c = queue[lo]
         lo += 1
         d1 = dist[c] + 1
+        if d1 > horizon:
+            break  # the queue is in distance order: every later cell is as far
         o = owner[c]
         for k in range(4 * c, 4 * c + 4):
             m = nbr[k]
@@ -170,32 +185,49 @@ def evaluate(st: I32, lay: I32, nbr: I32, me: int, ply: int, work: I32) -> float
                     hi += 1
             elif dist[m] == d1 and owner[m] != o:
                 owner[m] = -2
+    others = 0
     for k in range(hi):
-        if owner[queue[k]] == me:
+        o = owner[queue[k]]
+        if o == me:
             terr += 1
+        elif o >= 0:
+            others += 1
     terr -= 1  # the head itself
     mlen = st[fm + F_LEN] + st[fm + F_GROWTH]
     v = 1000.0 * mlen
     a0 = lay[L_APPLE]
     best_apple = 0.0
+    second = 0.0
+    step_w = wts[W_APPLE_STEP]
     for k in range(lay[L_NA]):
         a = st[a0 + k]
         if a < 0:
             # Eaten in this line: a new apple appears somewhere random. Valuing the gap as a
             # fairly near apple keeps eating worth more than standing next to the apple.
-            best_apple = max(best_apple, 2000.0 + 15.0 * 280.0)
-            continue
-        if dist[a] >= 0 and owner[a] == me:
-            val = 2000.0 + 15.0 * (300.0 - dist[a])  # we get there strictly first
+            val = wts[W_APPLE_OWN] + step_w * 280.0
+        elif dist[a] >= 0 and owner[a] == me:
+            val = wts[W_APPLE_OWN] + step_w * (300.0 - dist[a])  # we get there strictly first
         else:
-            val = 15.0 * (300.0 - abs(a % w - mx) - abs(a // w - my))
-        best_apple = max(best_apple, val)
-    v += best_apple
-    v += 0.5 * min(terr, 400)
+            val = step_w * (300.0 - abs(a % w - mx) - abs(a // w - my))
+        if val > best_apple:
+            second = best_apple
+            best_apple = val
+        elif val > second:
+            second = val
+    v += best_apple + wts[W_APPLE_SECOND] * second
+    v += wts[W_TERR] * min(terr, int(wts[W_TERR_CAP]))
+    # Territory relative to the snakes' together: the share of the random apples to come.
+    v += wts[W_SHARE] * terr / (terr + others + 1.0)
     if terr < mlen + 2:
         v -= 20000.0 + 500.0 * (mlen + 2 - terr)
     v -= zpen
     return v
+
+
+@_jit
+def evaluate(st: I32, lay: I32, nbr: I32, me: int, ply: int, work: I32) -> float:  # pragma: no cover - jitted
+    """The agent's value of a position with the reference weights :data:`WEIGHTS` (see the module docstring)."""
+    return evaluate_w(st, lay, nbr, me, ply, work, WEIGHTS)
 
 
 @numba.njit(cache=True)  # without nogil: it reads the clock in object mode
@@ -214,6 +246,7 @@ def _ab(
     root_order: I32,
     root_vals: F64,
     deadline: float,
+    wts: F64,
 ) -> float:  # pragma: no cover - jitted
     st = bufs[ply]
     n = lay[L_N]
@@ -222,7 +255,7 @@ def _ab(
     if st[fm + F_ALIVE] == 0:
         return DEAD + 1000.0 * ply
     if depth == 0 or st[lay[L_STEP]] >= lay[L_STEPS]:
-        return evaluate(st, lay, nbr, me, ply, work)
+        return evaluate_w(st, lay, nbr, me, ply, work, wts)
     w = lay[L_W]
     mh = head_of(st, lay, me)
     mx, my = mh % w, mh // w
@@ -267,7 +300,7 @@ def _ab(
                         continue  # a suicidal deviation never hurts us more than the default
                 counter[C_NODES] += 1
                 if counter[C_NODES] > counter[C_CAP] or (
-                    deadline < 1.0e300 and (counter[C_NODES] & 15) == 0 and now() > deadline
+                    deadline < 1.0e300 and (counter[C_NODES] & 3) == 0 and now() > deadline
                 ):
                     counter[C_ABORT] = 1
                     return 0.0
@@ -294,6 +327,7 @@ def _ab(
                     root_order,
                     root_vals,
                     deadline,
+                    wts,
                 )
                 if counter[C_ABORT] != 0:
                     return 0.0
@@ -325,7 +359,7 @@ class VoronoiAgent(BaseAgent):
         default_nodes: Node budget when the agent is given no budget at all.
     """
 
-    def __init__(self, max_depth: int = 24, time_fraction: float = 0.5, default_nodes: int = 20_000) -> None:
+    def __init__(self, max_depth: int = 24, time_fraction: float = 0.4, default_nodes: int = 20_000) -> None:
         if not 1 <= max_depth <= 200:
             raise ConfigError(f"arena.voronoi: max_depth {max_depth} must be between 1 and 200")
         if not 0.0 < time_fraction <= 1.0:
@@ -337,6 +371,8 @@ class VoronoiAgent(BaseAgent):
         self.default_nodes = default_nodes
         self.last_depth = 0
         """Depth of the last completed iteration (for tests and benchmarks)."""
+        self.weights: F64 = WEIGHTS
+        """The evaluation's weights (:data:`WEIGHTS`; a subclass may set others)."""
 
     def reset(self, info: GameInfo, player: int, seed: int) -> None:
         """Prepare scratch space for this board."""
@@ -367,7 +403,10 @@ class VoronoiAgent(BaseAgent):
         if budget is None or (budget.time_s is None and budget.nodes is None):
             budget = Budget(nodes=self.default_nodes)
         node_cap = budget.nodes if budget.nodes is not None else 1 << 60
-        deadline = t0 + self.time_fraction * budget.time_s if budget.time_s is not None else 1.0e308
+        # A node budget wins over the clock when both are given (``--nodes``): the search
+        # must then not depend on the machine at all.
+        timed = budget.nodes is None and budget.time_s is not None
+        deadline = t0 + self.time_fraction * budget.time_s if timed and budget.time_s is not None else 1.0e308
         counter = np.zeros(3, np.int64)
         order = _root_order(s.heading[me])
         best = order[0]
@@ -375,7 +414,7 @@ class VoronoiAgent(BaseAgent):
         prev_s = 0.0
         bf = 3.0
         for depth in range(1, self.max_depth + 1):
-            if budget.time_s is not None:
+            if timed:
                 now_s = time.perf_counter()
                 if depth > 1 and now_s + prev_s * bf > deadline:
                     break  # the next depth would not finish in time
@@ -385,7 +424,8 @@ class VoronoiAgent(BaseAgent):
             # Depth 1 always completes (at most 3 × (1 + 2k) nodes): never play a move unexamined.
             counter[C_CAP] = node_cap if depth > 1 else 1 << 60
             limit = deadline if depth > 1 else 1.0e308
-            _ab(bufs, 0, depth, lay, nbr, me, -1.0e18, 1.0e18, self._work, self._moves, counter, ro, vals, limit)
+            work, moves, wts = self._work, self._moves, self.weights
+            _ab(bufs, 0, depth, lay, nbr, me, -1.0e18, 1.0e18, work, moves, counter, ro, vals, limit, wts)
             spent = time.perf_counter() - ts
             if counter[C_ABORT]:
                 break

@@ -1,4 +1,4 @@
-// Results page: OpenSkill ratings over every stored match, then each run with its own
+// Results page: the ladder (OpenSkill ratings over every stored match, μ ± 2σ), then each run with its own
 // win rates (95 % Wilson intervals), newest first.
 import { api, nav, showError } from "/static/js/common.js";
 
@@ -20,7 +20,7 @@ function ratingsTable(rows) {
   if (anyWins) cols.push("wins", "win rate", "95 % interval");
   cols.push("mean score");
   if (anyScored) cols.push("score ratio");
-  cols.push("μ", "σ", "ordinal");
+  cols.push("μ", "σ", "μ ± 2σ", "ordinal");
   for (const t of cols) cell(head, t, "th");
   table.append(head);
   for (const r of rows) {
@@ -36,7 +36,8 @@ function ratingsTable(rows) {
       const ratio = r.measure === "score" && r.ratio !== null && r.ratio !== undefined ? `${num(r.ratio, 3)} × ${r.reference}` : "–";
       cell(tr, ratio);
     }
-    cell(tr, num(r.mu)); cell(tr, num(r.sigma)); cell(tr, num(r.ordinal));
+    const span = r.low === null || r.low === undefined ? "–" : `${num(r.low)} – ${num(r.high)}`;
+    cell(tr, num(r.mu)); cell(tr, num(r.sigma)); cell(tr, span); cell(tr, num(r.ordinal));
     table.append(tr);
   }
   return table;
@@ -52,7 +53,8 @@ async function init() {
   $("store").textContent = `store: ${data.store} · ${data.runs.length} run(s) shown, newest first`;
   const box = $("runs");
   if (data.ratings.length) {
-    const h = document.createElement("h3"); h.textContent = "Ratings over every stored match";
+    // The ladder: rows come ranked by ordinal (μ − 3σ) within each game.
+    const h = document.createElement("h3"); h.textContent = "Ladder: ratings over every stored match";
     box.append(h, ratingsTable(data.ratings));
   }
   for (const run of data.runs) {
