@@ -33,6 +33,16 @@ def run_snakelab(*args, stdin=None, cwd=None, timeout=300, env=None):
     )
 
 
+# Python leaves SIGINT ignored when it starts with it ignored, and an ignored or blocked
+# SIGINT is inherited through exec; a shell starts every command with SIGINT handled. So
+# the command under test restores that first, whatever the test worker's own disposition
+# (which libraries used in earlier tests may have changed).
+_SIGINT_HANDLED = (
+    "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT}); "
+)
+
+
 def interrupt_snakelab(*args, ready, what, timeout=120):
     """Start ``snakelab ARGS...`` in its own session, wait until ``ready()``, then Ctrl-C it.
 
@@ -41,7 +51,7 @@ def interrupt_snakelab(*args, ready, what, timeout=120):
     ``what`` names what ``ready`` waits for, for the failure message.
     """
     proc = subprocess.Popen(
-        [sys.executable, "-c", "from snakelab.cli import main; main()", *map(str, args)],
+        [sys.executable, "-c", _SIGINT_HANDLED + "from snakelab.cli import main; main()", *map(str, args)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
