@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import signal
 import subprocess
 import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -53,6 +55,37 @@ def test_stop_lets_running_tasks_finish_and_starts_no_more():
     stop = threading.Event()
     stop.set()
     assert list(parallel_map(_square, range(3), jobs=1, stop=stop)) == []
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_a_ctrl_c_whose_exception_was_lost_still_stops_the_map():
+    # A signal handler raises in whatever runs next; in a garbage-collector callback (Dask
+    # installs one) the KeyboardInterrupt is printed as "Exception ignored" and lost. The
+    # map must still stop instead of waiting for tasks that never finish.
+    release = threading.Event()
+
+    def swallowing(phase: str, _info: dict[str, int]) -> None:
+        if phase == "start":
+            signal.raise_signal(signal.SIGINT)  # the handler runs here; its exception is discarded
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with ThreadPoolExecutor(3) as pool:
+            results = parallel_map(release.wait, [60.0, 60.0, 0.0], pool)
+            assert next(results)[0] == 2  # the quick task
+            gc.callbacks.append(swallowing)
+            try:
+                gc.collect()  # the Ctrl-C, lost
+            finally:
+                gc.callbacks.remove(swallowing)
+            t0 = time.monotonic()
+            with pytest.raises(KeyboardInterrupt):
+                next(results)
+            assert time.monotonic() - t0 < 30  # not the tasks' 60 s
+            release.set()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        release.set()
 
 
 # -- processes of an interrupted run ---------------------------------------------------

@@ -50,6 +50,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
+from types import FrameType
 from typing import Protocol, TypeVar
 
 from snakelab.core.errors import ConfigError
@@ -168,17 +169,19 @@ def parallel_map(
         futures = {pool.submit(fn, item): i for i, item in enumerate(todo)}
         pending: set[Future[R]] = set(futures)
         stopping = False
-        # With a stop event, wake up now and then to notice it even while every task runs long.
-        poll = None if stop is None else 0.25
-        while pending:
-            done, pending = wait(pending, timeout=poll, return_when=FIRST_COMPLETED)
-            if not stopping and stop is not None and stop.is_set():
-                stopping = True
-                for fut in pending:
-                    fut.cancel()  # only tasks not started locally; every unfinished one on Dask
-            for fut in sorted(done, key=futures.__getitem__):
-                if not fut.cancelled():
-                    yield futures[fut], fut.result()
+        with _interrupts_kept() as missed:
+            while pending:
+                # Wake up now and then to notice a stop event, or an interrupt whose
+                # exception was lost, even while every task runs long.
+                done, pending = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
+                missed()
+                if not stopping and stop is not None and stop.is_set():
+                    stopping = True
+                    for fut in pending:
+                        fut.cancel()  # only tasks not started locally; every unfinished one on Dask
+                for fut in sorted(done, key=futures.__getitem__):
+                    if not fut.cancelled():
+                        yield futures[fut], fut.result()
         finished = True
     finally:
         for fut in futures:
@@ -221,6 +224,55 @@ def _terminate_new_children(before: set[int | None]) -> None:
     for proc in multiprocessing.active_children():
         if proc.pid not in before:
             proc.terminate()
+
+
+#: How often the map wakes while waiting for results (a stop event, a lost interrupt).
+POLL_S = 0.25
+
+
+@contextmanager
+def _interrupts_kept() -> Iterator[Callable[[], None]]:
+    """While the block runs, a SIGINT or SIGTERM whose exception was lost is raised again.
+
+    A Python signal handler raises in whatever code the main thread runs next, and
+    some of that code discards exceptions: a garbage-collector callback (Dask installs
+    one), a ``__del__``, a weakref callback. A Ctrl-C landing there was printed as
+    "Exception ignored" and the map went on waiting for a sweep of hours. So the
+    handlers in force are wrapped to note each signal, and the function this yields,
+    called after every wait, calls the noted signal's handler again — now in the map's
+    own frame, where its exception propagates. Handlers that are not Python callables
+    (ignored, default) are left alone, as is everything outside the main thread.
+    """
+    noted: list[tuple[int, Callable[[int, FrameType | None], object]]] = []
+
+    def missed() -> None:
+        if noted:
+            signum, handler = noted.pop()
+            noted.clear()
+            handler(signum, None)
+
+    if threading.current_thread() is not threading.main_thread():
+        yield missed
+        return
+    previous: dict[int, Callable[[int, FrameType | None], object]] = {}
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        handler = signal.getsignal(signum)
+        if callable(handler):
+            previous[signum] = handler
+
+            def noting(
+                num: int, frame: FrameType | None, handler: Callable[[int, FrameType | None], object] = handler
+            ) -> None:
+                noted.append((num, handler))
+                handler(num, frame)
+                noted.clear()  # the handler returned: nothing was raised that could be lost
+
+            signal.signal(signum, noting)
+    try:
+        yield missed
+    finally:
+        for num, kept in previous.items():
+            signal.signal(num, kept)
 
 
 @contextmanager
