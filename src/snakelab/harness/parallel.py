@@ -31,6 +31,8 @@ a second instead of idling under init. Dask's workers are looked after by Dask.
 * *Stop at once*: leave the loop (``break``, an exception, a ``KeyboardInterrupt``, or
   SIGTERM turned into :class:`Terminated` by :func:`sigterm_as_interrupt`). Pending
   tasks are cancelled and the workers of a pool made here are terminated at once.
+  A SIGINT or SIGTERM whose exception was swallowed where it landed (a garbage-collector
+  callback, a ``__del__``) is raised again by the map within :data:`POLL_S` seconds.
 
 **Resume.** The map itself keeps nothing: each caller records every result the moment
 it is yielded, and passes only the unfinished items on the next run. ``run_many``
