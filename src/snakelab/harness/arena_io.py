@@ -137,11 +137,13 @@ class BotProcess:
             raise
         self.pid = self.ext.pid
         self.started = self.ext.started
-        self._reader = threading.Thread(target=self._read, name=f"bot-reader-{self.pid}", daemon=True)
+        # Opened here, not in the thread: a bot closed before the thread first runs would
+        # otherwise leave it opening a closed descriptor.
+        reader = open(self.ext.stdout_fd, "rb", closefd=False)  # noqa: SIM115 - buffered view of the pipe
+        self._reader = threading.Thread(target=self._read, args=(reader,), name=f"bot-reader-{self.pid}", daemon=True)
         self._reader.start()
 
-    def _read(self) -> None:
-        reader = open(self.ext.stdout_fd, "rb", closefd=False)  # noqa: SIM115 - buffered view of the pipe
+    def _read(self, reader: IO[bytes]) -> None:
         limit = self.limits.output_limit
         try:
             while True:
