@@ -8,7 +8,7 @@ from snakelab.games.arena import sim
 from snakelab.games.arena.champion import ChampionAgent, ContactModel
 from snakelab.games.arena.champsearch import N_CWEIGHTS, W_LATE_C0, W_LATE_RATE, W_ROOT_LEN, dead_value, evaluate_c
 from snakelab.games.arena.rules import LEFT, RIGHT, TURN, UP
-from snakelab.games.arena.voronoi import N_WEIGHTS, WEIGHTS
+from snakelab.games.arena.voronoi import N_WEIGHTS, W_HORIZON, WEIGHTS
 
 from .pictures import board
 
@@ -141,3 +141,63 @@ def test_the_last_step_counts_only_the_longest_length():
     st = sim.encode(s, lay)
     work = np.empty(4 * lay[sim.L_SIZE] + 1, np.int32)
     assert evaluate_c(st, lay, sim.grid_nbr(s), 0, work, _weights(5), np.zeros(4, np.int32)) == 42000.0
+
+
+def _value(s, horizon):
+    lay = sim.layout(s)
+    st = sim.encode(s, lay)
+    work = np.empty(4 * lay[sim.L_SIZE] + 1, np.int32)
+    wts = _weights(len(s.bodies[0]))
+    wts[W_HORIZON] = horizon
+    return evaluate_c(st, lay, sim.grid_nbr(s), 0, work, wts, np.zeros(len(s.bodies), np.int32))
+
+
+def test_a_long_snake_in_the_open_is_not_trapped_by_a_near_horizon():
+    # 20 cells long: within 3 steps it owns far fewer cells than its length, but its
+    # region is open at the horizon, so no trap penalty (about 20,000) applies.
+    s = board(
+        """
+        ..............................
+        .aaaaaaaaaaaaaaaaaaa0.........
+        ..............................
+        ..............................
+        ..............................
+        ..............................
+        1b............................
+        """,
+        apples=0,
+    )
+    full, near = _value(s, 1.0e9), _value(s, 3)
+    assert abs(full - near) < 1000
+
+
+def test_a_closed_pocket_is_a_trap_at_any_horizon():
+    open_, closed = (
+        board(
+            f"""
+            ..............
+            #########{gap}....
+            #aaaaaaa0.#...
+            ##########....
+            1b............
+            """,
+            apples=0,
+        )
+        for gap in (".", "#")
+    )
+    for horizon in (3, 1.0e9):
+        assert _value(closed, horizon) < _value(open_, horizon) - 15000
+
+
+def test_an_apple_whose_nearer_rival_heads_elsewhere_is_unclaimed():
+    from snakelab.games.arena.champsearch import _unclaimed
+
+    for far_apple, want in ((16, True), (19, False)):
+        row = ["."] * 20
+        row[10] = "*"  # apple A: 10 from us, 4 from snake 1
+        row[far_apple] = "*"  # apple B: 2 (or 5) from snake 1
+        s = board("0a" + "." * 18 + "\n" + "." * 14 + "1b" + "." * 4 + "\n" + "".join(row))
+        lay = sim.layout(s)
+        st = sim.encode(s, lay)
+        a = s.grid.index(10, 2)
+        assert _unclaimed(st, lay, 0, a, 12) is want

@@ -44,7 +44,7 @@ from snakelab.core.errors import ConfigError
 from snakelab.core.game import Budget, GameInfo
 from snakelab.games.arena import sim
 from snakelab.games.arena.agents import greedy_move
-from snakelab.games.arena.champsearch import N_CWEIGHTS, W_LATE_C0, W_LATE_RATE, W_ROOT_LEN, W_TIES, search
+from snakelab.games.arena.champsearch import N_CWEIGHTS, W_INTENT, W_LATE_C0, W_LATE_RATE, W_ROOT_LEN, W_TIES, search
 from snakelab.games.arena.rules import STRAIGHT, State
 from snakelab.games.arena.voronoi import (
     C_ABORT,
@@ -136,6 +136,9 @@ class ChampionAgent(VoronoiAgent):
             every opponent as the references do (0).
         ties: Count a cell we reach as soon as a timid opponent as ours (1) or as
             nobody's (0) in the territory race, apples included.
+        intent: An apple no opponent both nearer (Manhattan) and heading for it is
+            worth this fraction of ``apple_own`` (0: only apples we reach strictly
+            first earn it).
         max_depth: Deepest iteration.
         time_fraction: Share of ``Budget.time_s`` the search may plan to use.
         default_nodes: Node budget when given no budget (300: about what a 10 ms move
@@ -156,6 +159,7 @@ class ChampionAgent(VoronoiAgent):
         late_rate: float = 200.0,
         timid: int = 1,
         ties: int = 0,
+        intent: float = 0.0,
         max_depth: int = 24,
         time_fraction: float = 0.55,
         default_nodes: int = 300,
@@ -174,16 +178,23 @@ class ChampionAgent(VoronoiAgent):
             ("late_rate", late_rate, late_rate >= 0.0),
             ("timid", timid, timid in (0, 1)),
             ("ties", ties, ties in (0, 1)),
+            ("intent", intent, 0.0 <= intent <= 1.0),
         )
         for key, value, ok in checks:
             if not ok:
-                what = {"second": "in [0, 1]", "horizon": "≥ 1", "timid": "0 or 1", "ties": "0 or 1"}.get(key, "≥ 0")
+                what = {
+                    "second": "in [0, 1]",
+                    "horizon": "≥ 1",
+                    "timid": "0 or 1",
+                    "ties": "0 or 1",
+                    "intent": "in [0, 1]",
+                }.get(key, "≥ 0")
                 raise ConfigError(f"arena.champion: {key} {value} must be {what}")
         w = np.zeros(N_CWEIGHTS, dtype=np.float64)
         w[:N_WEIGHTS] = WEIGHTS
         w[W_SHARE], w[W_APPLE_SECOND], w[W_TERR], w[W_TERR_CAP] = share, second, terr, terr_cap
         w[W_APPLE_STEP], w[W_APPLE_OWN], w[W_ZOMBIE], w[W_HORIZON] = apple_step, apple_own, zombie, horizon
-        w[W_LATE_C0], w[W_LATE_RATE], w[W_TIES] = late_c0, late_rate, ties
+        w[W_LATE_C0], w[W_LATE_RATE], w[W_TIES], w[W_INTENT] = late_c0, late_rate, ties, intent
         self.weights = w
         self.timid = timid
         self.last_timid: list[int] = []

@@ -83,8 +83,8 @@ I32 = npt.NDArray[np.int32]
 F64 = npt.NDArray[np.float64]
 
 # Champion-only weights, after the references' (see voronoi.W_*).
-W_LATE_C0, W_LATE_RATE, W_ROOT_LEN, W_TIES = 8, 9, 10, 11
-N_CWEIGHTS = 12
+W_LATE_C0, W_LATE_RATE, W_ROOT_LEN, W_TIES, W_INTENT = 8, 9, 10, 11, 12
+N_CWEIGHTS = 13
 
 
 @_jit
@@ -145,6 +145,36 @@ def dead_value(st: I32, lay: I32, me: int, wts: F64) -> float:  # pragma: no cov
     left = max(left, 0)
     reached = wts[W_ROOT_LEN] + lay[L_GROWTH] * st[lay[L_SNK] + NF * me + F_EATEN]
     return 1000.0 * reached - wts[W_LATE_C0] - wts[W_LATE_RATE] * left
+
+
+@_jit
+def _unclaimed(st: I32, lay: I32, me: int, a: int, md: int) -> bool:  # pragma: no cover - jitted
+    """Whether every opponent at least as near apple ``a`` as we are (Manhattan ``md``) heads for another apple.
+
+    An opponent heads for the live apple nearest its head (Manhattan, as the greedy
+    filler and the references' pull do); one equally near two apples may take either.
+    """
+    n = lay[L_N]
+    w = lay[L_W]
+    a0 = lay[L_APPLE]
+    ax, ay = a % w, a // w
+    for j in range(n):
+        if j == me or st[lay[L_SNK] + NF * j + F_ALIVE] == 0:
+            continue
+        h = head_of(st, lay, j)
+        hx, hy = h % w, h // w
+        dj = abs(ax - hx) + abs(ay - hy)
+        if dj > md:
+            continue
+        nearer = False
+        for k in range(lay[L_NA]):
+            b = st[a0 + k]
+            if b >= 0 and b != a and abs(b % w - hx) + abs(b // w - hy) < dj:
+                nearer = True
+                break
+        if not nearer:
+            return False
+    return True
 
 
 @_jit
@@ -236,10 +266,14 @@ def evaluate_c(
                 else:
                     owner[m] = -2
     others = 0
+    edge = 0
     for k in range(hi):
-        o = owner[queue[k]]
+        c = queue[k]
+        o = owner[c]
         if o == me:
             terr += 1
+            if dist[c] >= horizon:
+                edge += 1
         elif o >= 0:
             others += 1
     terr -= 1
@@ -250,6 +284,7 @@ def evaluate_c(
     best_apple = 0.0
     second = 0.0
     step_w = wts[W_APPLE_STEP]
+    intent = wts[W_INTENT]
     for k in range(lay[L_NA]):
         a = st[a0 + k]
         if a < 0:
@@ -260,6 +295,8 @@ def evaluate_c(
                 val = 0.0  # out of reach before the end
             elif dist[a] >= 0 and owner[a] == me:
                 val = wts[W_APPLE_OWN] + step_w * (300.0 - dist[a])
+            elif intent > 0.0 and _unclaimed(st, lay, me, a, md):
+                val = intent * wts[W_APPLE_OWN] + step_w * (300.0 - md)
             else:
                 val = step_w * (300.0 - md)
         if val > best_apple:
@@ -270,7 +307,11 @@ def evaluate_c(
     v += best_apple + wts[W_APPLE_SECOND] * second
     v += wts[W_TERR] * min(terr, int(wts[W_TERR_CAP]))
     v += wts[W_SHARE] * terr / (terr + others + 1.0)
-    if terr < mlen + 2:
+    # A trap is a region closed within the race's horizon that the body does not fit in.
+    # A region still open at the horizon is no trap, however long the snake: counting
+    # only the near cells would call every long snake trapped and make it hoard space
+    # instead of eating.
+    if terr < mlen + 2 and edge == 0:
         v -= 20000.0 + 500.0 * (mlen + 2 - terr)
     v -= zpen
     return v
