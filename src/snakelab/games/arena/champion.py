@@ -20,14 +20,18 @@ which differs in what it assumes and values:
   1,200-step game far worse than any apple; in the last few dozen steps a few
   apples' worth), apples further than the steps left are worth nothing, and the
   last step is valued by the longest length alone;
-* **a near territory race** (``horizon``, 16) and **more of the budget**
-  (``time_fraction``, 0.55 instead of 0.4), both for depth: the race from every
-  snake and zombie head stops at 16 steps, so a leaf costs about 27 µs instead of
-  40 µs.
+* **a near territory race** (``horizon``, 16): the race from every snake and zombie
+  head stops at 16 steps, so a leaf costs about 27 µs instead of 40 µs; a region
+  still open at the horizon is no trap (the references' test, territory smaller than
+  the body, counted within 16 steps would call every long snake trapped and make it
+  hoard space instead of eating);
+* **most of the budget** (``time_fraction``, 0.8 instead of the references' 0.4): the
+  champion's strength was measured to be limited by depth (``docs/arena.md``), and
+  its CPU p99 stays near 8 ms of a 10 ms budget.
 
 The evaluation's other weights — ``share`` (our fraction of the cells the snakes reach
 first), ``second`` (the second-best apple), ``terr``, ``terr_cap``, ``apple_step``,
-``apple_own``, ``zombie``, ``ties`` — are parameters too, so a variant can be screened
+``apple_own``, ``zombie``, ``ties``, ``intent`` — are parameters too, so a variant can be screened
 from the command line (``arena.champion(timid=0)``); ``docs/arena.md`` records the
 measured ones. Budgets are as :class:`~.voronoi.VoronoiAgent`'s; with no budget at all
 the champion searches 300 nodes, about what a 10 ms move searches.
@@ -161,7 +165,7 @@ class ChampionAgent(VoronoiAgent):
         ties: int = 0,
         intent: float = 0.0,
         max_depth: int = 24,
-        time_fraction: float = 0.55,
+        time_fraction: float = 0.8,
         default_nodes: int = 300,
     ) -> None:
         super().__init__(max_depth=max_depth, time_fraction=time_fraction, default_nodes=default_nodes)
