@@ -24,7 +24,10 @@ which differs in what it assumes and values:
   head stops at 16 steps, so a leaf costs about 27 µs instead of 40 µs; a region
   still open at the horizon is no trap (the references' test, territory smaller than
   the body, counted within 16 steps would call every long snake trapped and make it
-  hoard space instead of eating);
+  hoard space instead of eating). At the 10 ms budget this wins; at 50 ms over 3,000
+  steps, with snakes of 100–200 cells, the champion lost to the references
+  (``docs/arena.md``), most likely because 16 steps then hide the real apple races
+  and closed regions larger than the horizon;
 * **most of the budget** (``time_fraction``, 0.8 instead of the references' 0.4): the
   champion's strength was measured to be limited by depth (``docs/arena.md``), and
   its CPU p99 stays near 8 ms of a 10 ms budget.
