@@ -26,8 +26,8 @@ which differs in what it assumes and values:
   the body, counted within 16 steps would call every long snake trapped and make it
   hoard space instead of eating). At the 10 ms budget this wins; at 50 ms over 3,000
   steps, with snakes of 100–200 cells, the champion lost to the references
-  (``docs/arena.md``), most likely because 16 steps then hide the real apple races
-  and closed regions larger than the horizon;
+  (``docs/arena.md``; the cause is not yet known: one game with the full race lost
+  as well);
 * **most of the budget** (``time_fraction``, 0.8 instead of the references' 0.4): the
   champion's strength was measured to be limited by depth (``docs/arena.md``), and
   its CPU p99 stays near 8 ms of a 10 ms budget.
