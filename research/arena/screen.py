@@ -120,11 +120,17 @@ def main() -> None:
     done: list[MatchResult] = []
 
     def progress(r: MatchResult) -> None:
+        # One line a game, so that a run cut short still tells what it had played.
         done.append(r)
-        if len(done) % 10 == 0:
-            row = next(x for x in summarise(done) if x["bot"] == args.agents[0])
-            spent = time.perf_counter() - t0
-            print(f"# {len(done)}/{args.games} games, {spent:.0f} s, {args.agents[0]} {row['wins']}", flush=True)
+        row = next(x for x in summarise(done) if x["bot"] == args.agents[0])
+        spent = time.perf_counter() - t0
+        seat = r.agents.index(args.agents[0])
+        longest = r.outcome.details["longest"]
+        print(
+            f"# {len(done)}/{args.games} games, {spent:.0f} s, {args.agents[0]} {row['wins']} wins; "
+            f"game {r.index}: seat {seat}, longest {longest}",
+            flush=True,
+        )
 
     results = []
     for sp in todo:

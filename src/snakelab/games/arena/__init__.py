@@ -12,7 +12,9 @@ from snakelab.games.arena.voronoi import VoronoiAgent
 register_game("arena", make_game, "snAIke: 4 snakes, 2 apples, 3 zombies, simultaneous moves", render=to_rich)
 register_agent("arena", "random", RandomAgent, "a uniformly random move that does not reverse")
 register_agent("arena", "greedy", GreedyAgent, "the original engine's filler: nearest apple, avoid occupied cells")
-register_agent("arena", "champion", ChampionAgent, "Voronoi best-reply search, a near territory race searched deeper")
+register_agent(
+    "arena", "champion", ChampionAgent, "best-reply search, timid opponent model, deaths cost the steps left"
+)
 register_agent(
     "arena", "lookahead", LookaheadAgent, "simulates each move (zombies exactly), flood fill, apple races, look-ahead"
 )

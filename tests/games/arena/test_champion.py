@@ -1,0 +1,203 @@
+"""The champion's own pieces: the contact model of opponents, timid replies, the clock-aware value."""
+
+import numpy as np
+
+from snakelab import make, make_agent
+from snakelab.core.game import Budget
+from snakelab.games.arena import sim
+from snakelab.games.arena.champion import ChampionAgent, ContactModel
+from snakelab.games.arena.champsearch import N_CWEIGHTS, W_LATE_C0, W_LATE_RATE, W_ROOT_LEN, dead_value, evaluate_c
+from snakelab.games.arena.rules import LEFT, RIGHT, TURN, UP
+from snakelab.games.arena.voronoi import N_WEIGHTS, W_HORIZON, WEIGHTS
+
+from .pictures import board
+
+# Snake 1's apple lies beyond the cell both heads can enter: the greedy filler steps there.
+CONTACT = """
+..........
+..........
+*..aa0.1b.
+..........
+"""
+
+
+def _info(s):
+    c = s.config
+    return make(
+        f"arena(game_width={c.game_width},game_height={c.game_height},num_snakes={c.num_snakes},"
+        f"num_zombies={c.num_zombies},num_apples={c.num_apples},starting_length={c.starting_length})"
+    ).info
+
+
+def test_a_greedy_opponent_is_reckless_and_a_swerving_one_timid():
+    for their_move, timid in ((LEFT, 0), (UP, 1)):
+        s = board(CONTACT)
+        model = ContactModel(2)
+        assert model.update(s, 0) == [0, 0]  # nothing seen yet: reckless, the safe guess
+        s.apply([UP, their_move])  # we swerve; they take the contested cell or swerve too
+        assert model.update(s, 0) == [0, timid]
+        assert (model.reckless_seen[1], model.timid_seen[1]) == (1 - timid, timid)
+
+
+def test_one_reckless_step_outweighs_a_few_timid_ones():
+    model = ContactModel(2)
+    model.timid_seen[1], model.reckless_seen[1] = 2, 1
+    s = board(CONTACT)
+    assert model.update(s, 0) == [0, 0]
+    model.timid_seen[1] = 3
+    assert model.update(s, 0) == [0, 1]
+
+
+def _champion_move(s, timid_seen):
+    a = make_agent("arena.champion")
+    assert isinstance(a, ChampionAgent)
+    a.reset(_info(s), 0, 1)
+    a._contact.timid_seen[1] = timid_seen
+    m = a.act(s, Budget(nodes=3000))
+    return TURN[s.heading[0]][m], a.last_timid
+
+
+def test_the_champion_takes_an_apple_a_timid_opponent_would_leave():
+    # The apple is next to both heads. Against an opponent that may step there too it is
+    # a head-on; an opponent seen to swerve leaves it.
+    s = board(
+        """
+        ........
+        ........
+        aa0*1b..
+        ........
+        ........
+        """
+    )
+    move, timid = _champion_move(s, 0)
+    assert move != RIGHT and timid == [0, 0]
+    move, timid = _champion_move(s, 5)
+    assert move == RIGHT and timid == [0, 1]
+
+
+def test_champion_sees_opponents_as_timid_only_with_timid_on():
+    s = board(CONTACT)
+    a = make_agent("arena.champion(timid=0)")
+    a.reset(_info(s), 0, 1)
+    a._contact.timid_seen[1] = 5
+    a.act(s, Budget(nodes=200))
+    assert a.last_timid == [0, 0]
+
+
+def test_paranoid_references_are_seen_as_timid_and_greedy_as_reckless():
+    game = make("arena(game_width=16,game_height=16,num_zombies=1,duration=4)")
+    for other, want in (("arena.voronoi", 1), ("arena.greedy", 0)):
+        s = game.new_state(3)
+        agents = [make_agent("arena.champion")] + [make_agent(other) for _ in range(3)]
+        for i, a in enumerate(agents):
+            a.reset(game.info, i, 10 + i)
+        champ = agents[0]
+        assert isinstance(champ, ChampionAgent)
+        ever = [0, 0, 0, 0]
+        while not s.is_over():
+            s.apply([a.act(s, Budget(nodes=300)) for a in agents])
+            ever = [max(x, y) for x, y in zip(ever, champ.last_timid, strict=True)]
+        if want:
+            assert sum(ever) >= 1, "no voronoi opponent was ever seen to swerve"
+        else:
+            assert ever == [0, 0, 0, 0]
+            assert sum(champ._contact.reckless_seen) >= 1
+
+
+def _weights(root_len):
+    w = np.zeros(N_CWEIGHTS)
+    w[:N_WEIGHTS] = WEIGHTS
+    w[W_LATE_C0], w[W_LATE_RATE], w[W_ROOT_LEN] = 5000.0, 200.0, root_len
+    return w
+
+
+def test_a_death_costs_the_growth_still_to_come():
+    game = make("arena(duration=60)")
+    gaps = []
+    for left in (1000, 300, 30):
+        s = game.new_state(3)
+        s.steps = s.config.steps - left
+        lay = sim.layout(s)
+        st = sim.encode(s, lay)
+        work = np.empty(4 * lay[sim.L_SIZE] + 1, np.int32)
+        length = len(s.bodies[0])
+        wts = _weights(length)
+        dead = dead_value(st, lay, 0, wts)
+        assert dead == 1000.0 * length - 5000.0 - 200.0 * left
+        gaps.append(evaluate_c(st, lay, sim.grid_nbr(s), 0, work, wts, np.zeros(4, np.int32)) - dead)
+    # Early a death is far worse than losing any apple race (an apple is 3,000 and a
+    # few thousand of bonus); late it costs a few apples' worth.
+    assert gaps[0] > 50 * 3000
+    assert gaps[0] > gaps[1] > gaps[2] > 0
+    assert gaps[2] < 8 * 3000
+
+
+def test_the_last_step_counts_only_the_longest_length():
+    game = make("arena(duration=60)")
+    s = game.new_state(3)
+    s.steps = s.config.steps
+    s.longest[0] = 42
+    lay = sim.layout(s)
+    st = sim.encode(s, lay)
+    work = np.empty(4 * lay[sim.L_SIZE] + 1, np.int32)
+    assert evaluate_c(st, lay, sim.grid_nbr(s), 0, work, _weights(5), np.zeros(4, np.int32)) == 42000.0
+
+
+def _value(s, horizon):
+    lay = sim.layout(s)
+    st = sim.encode(s, lay)
+    work = np.empty(4 * lay[sim.L_SIZE] + 1, np.int32)
+    wts = _weights(len(s.bodies[0]))
+    wts[W_HORIZON] = horizon
+    return evaluate_c(st, lay, sim.grid_nbr(s), 0, work, wts, np.zeros(len(s.bodies), np.int32))
+
+
+def test_a_long_snake_in_the_open_is_not_trapped_by_a_near_horizon():
+    # 20 cells long: within 3 steps it owns far fewer cells than its length, but its
+    # region is open at the horizon, so no trap penalty (about 20,000) applies.
+    s = board(
+        """
+        ..............................
+        .aaaaaaaaaaaaaaaaaaa0.........
+        ..............................
+        ..............................
+        ..............................
+        ..............................
+        1b............................
+        """,
+        apples=0,
+    )
+    full, near = _value(s, 1.0e9), _value(s, 3)
+    assert abs(full - near) < 1000
+
+
+def test_a_closed_pocket_is_a_trap_at_any_horizon():
+    open_, closed = (
+        board(
+            f"""
+            ..............
+            #########{gap}....
+            #aaaaaaa0.#...
+            ##########....
+            1b............
+            """,
+            apples=0,
+        )
+        for gap in (".", "#")
+    )
+    for horizon in (3, 1.0e9):
+        assert _value(closed, horizon) < _value(open_, horizon) - 15000
+
+
+def test_an_apple_whose_nearer_rival_heads_elsewhere_is_unclaimed():
+    from snakelab.games.arena.champsearch import _unclaimed
+
+    for far_apple, want in ((16, True), (19, False)):
+        row = ["."] * 20
+        row[10] = "*"  # apple A: 10 from us, 4 from snake 1
+        row[far_apple] = "*"  # apple B: 2 (or 5) from snake 1
+        s = board("0a" + "." * 18 + "\n" + "." * 14 + "1b" + "." * 4 + "\n" + "".join(row))
+        lay = sim.layout(s)
+        st = sim.encode(s, lay)
+        a = s.grid.index(10, 2)
+        assert _unclaimed(st, lay, 0, a, 12) is want
