@@ -60,6 +60,11 @@ header and client loop in :mod:`~snakelab.games.snakgame.codec`. What stays here
 idea, the state and its rules (config and grid, legal moves, applying both players' moves,
 outcome, JSON form); it is longer than most modules because the lazy legal-move list, the
 reasons an illegal move is refused and the JSON round trip are each part of those rules.
+
+One module, one idea: the exact rules of one game, which the judge, the agents, the
+golden playthroughs and the conformance kit all read. Most of its length is
+:class:`State` (moves, their legality and the end of the game), which must change as
+one piece when a rule does.
 """
 
 from __future__ import annotations
