@@ -60,6 +60,7 @@ from snakelab.games.arena.sim import (
     _jit,
     greedy_dir,
     head_of,
+    nearest_apple,
     step,
     zombie_head,
 )
@@ -99,16 +100,7 @@ def timid_dir(st: I32, lay: I32, nbr: I32, j: int) -> int:  # pragma: no cover -
     n = lay[L_N]
     w = lay[L_W]
     hx, hy = h % w, h // w
-    target = -1
-    best = 1 << 30
-    a0 = lay[L_APPLE]
-    for k in range(lay[L_NA]):
-        a = st[a0 + k]
-        if a >= 0:
-            d = abs(a % w - hx) + abs(a // w - hy)
-            if d < best:
-                best = d
-                target = a
+    target = nearest_apple(st, lay, hx, hy)
     move = -1
     best = 1 << 30
     for o in range(4):

@@ -418,13 +418,9 @@ def zombies(st: I32, lay: I32, nbr: I32) -> None:  # pragma: no cover - jitted
 
 
 @_jit
-def greedy_dir(st: I32, lay: I32, nbr: I32, i: int) -> int:  # pragma: no cover - jitted
-    """The greedy filler's move (an absolute direction) for snake ``i``, as ``agents.greedy_move``."""
-    h = head_of(st, lay, i)
-    if h < 0:
-        return 5
+def nearest_apple(st: I32, lay: I32, hx: int, hy: int) -> int:  # pragma: no cover - jitted
+    """The apple cell nearest ``(hx, hy)`` by Manhattan distance (the first of equals), or -1."""
     w = lay[L_W]
-    hx, hy = h % w, h // w
     target = -1
     best = 1 << 30
     a0 = lay[L_APPLE]
@@ -435,6 +431,18 @@ def greedy_dir(st: I32, lay: I32, nbr: I32, i: int) -> int:  # pragma: no cover 
             if d < best:
                 best = d
                 target = a
+    return target
+
+
+@_jit
+def greedy_dir(st: I32, lay: I32, nbr: I32, i: int) -> int:  # pragma: no cover - jitted
+    """The greedy filler's move (an absolute direction) for snake ``i``, as ``agents.greedy_move``."""
+    h = head_of(st, lay, i)
+    if h < 0:
+        return 5
+    w = lay[L_W]
+    hx, hy = h % w, h // w
+    target = nearest_apple(st, lay, hx, hy)
     move = 5
     best = 1 << 30
     for o in range(4):
