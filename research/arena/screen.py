@@ -29,6 +29,9 @@ from snakelab.harness.match import play
 from snakelab.harness.ratings import wilson_interval
 
 CPU: dict[str, list[float]] = {}
+TRACE = 0
+FIRST = ""
+"""With ``--trace N``: every N steps the first agent prints each seat's length, longest and deaths."""
 
 
 class Timed(BaseAgent):
@@ -37,11 +40,21 @@ class Timed(BaseAgent):
     def __init__(self, name: str) -> None:
         self.name = name
         self.inner = make_agent(name)
+        self.trace = False
+        self.player = 0
 
     def reset(self, info: GameInfo, player: int, seed: int) -> None:
+        self.player = player
         self.inner.reset(info, player, seed)
 
     def act(self, observation: Any, budget: Budget | None) -> Any:
+        if TRACE and self.trace and observation.steps % TRACE == 0:
+            s = observation
+            print(
+                f"  step {s.steps}: me {self.player} len {[len(b) for b in s.bodies]} "
+                f"longest {list(s.longest)} deaths {list(s.deaths)}",
+                flush=True,
+            )
         c0 = time.thread_time()
         a = self.inner.act(observation, budget)
         CPU.setdefault(self.name, []).append(time.thread_time() - c0)
@@ -50,9 +63,11 @@ class Timed(BaseAgent):
 
 def run_one(spec: MatchSpec) -> MatchResult:
     """``run_match`` with timed agents."""
+    agents = [Timed(a) for a in spec.agents]
+    agents[spec.agents.index(FIRST)].trace = True
     r = play(
         make(spec.game),
-        [Timed(a) for a in spec.agents],
+        agents,
         spec.seed,
         agent_names=spec.agents,
         budget=spec.budget,
@@ -113,7 +128,10 @@ def main() -> None:
     ap.add_argument("--nodes", type=int, default=None)
     ap.add_argument("--game", default="arena(duration=60)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--trace", type=int, default=0, help="print the first agent's view every N steps")
     args = ap.parse_args()
+    global TRACE, FIRST
+    TRACE, FIRST = args.trace, args.agents[0]
     budget = Budget(time_s=args.budget_ms / 1000, nodes=args.nodes)
     todo = specs(args.agents, args.games, args.seed, args.game, budget, args.first)
     t0 = time.perf_counter()

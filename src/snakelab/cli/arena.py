@@ -39,6 +39,12 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
+BUDGET_HELP = (
+    "Milliseconds each built-in agent may think per move (default: the game's speed). "
+    "Sets the move budget apart from the game's pace, e.g. 1,200 steps of "
+    "arena(duration=60) at 10 ms a move; bot files keep the game's speed and --timeout."
+)
+
 NODES_HELP = (
     "Search nodes per move for built-in agents that search (the champion's look-ahead), "
     "instead of the clock: runs become exactly reproducible. Without it they stop on the "
@@ -371,15 +377,17 @@ def tournament_specs(
     games: int,
     seed: int,
     gstr: str,
-    speed_ms: int,
+    budget_ms: float,
     nodes: int | None = None,
     *,
     rotate: bool = True,
 ) -> tuple[list[MatchSpec], list[list[int]]]:
     """Matches with rotating seats, and per match the entry index of each seat (-1: greedy filler).
 
-    Each move's budget is the game's ``speed`` in time and, with ``nodes``, that many
-    search nodes, which searching agents then use instead of the clock.
+    Each move's budget is ``budget_ms`` in time (the game's ``speed`` unless the user
+    set ``--budget-ms``) and, with ``nodes``, that many search nodes, which searching
+    agents then use instead of the clock. Bot files are not given the budget: their
+    pace is the game's and their limit ``--timeout``.
 
     Game k seats the entries rotated by k; with fewer entries than seats the rest
     are greedy fillers, with more the entries take turns sitting out. With
@@ -401,7 +409,7 @@ def tournament_specs(
                 lineup[i] = (k + i) % n
         agents = tuple(refs[e].replace("{match}", f"{k:04d}") if e >= 0 else "arena.greedy" for e in lineup)
         specs.append(
-            MatchSpec(gstr, agents, s, budget=Budget(time_s=speed_ms / 1000, nodes=nodes), measure=True, index=k)
+            MatchSpec(gstr, agents, s, budget=Budget(time_s=budget_ms / 1000, nodes=nodes), measure=True, index=k)
         )
         lineups.append(lineup)
     return specs, lineups
@@ -461,16 +469,17 @@ def bench_cmd(
     python: str = typer.Option("python3", "--python", help="Interpreter for .py bots."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
     nodes: int | None = typer.Option(None, "--nodes", min=1, help=NODES_HELP),
+    budget_ms: float | None = typer.Option(None, "--budget-ms", min=0.1, help=BUDGET_HELP),
 ) -> None:
     """Play many lockstep games of one line-up in fixed seats; per seat win rates with 95% intervals.
 
     Seat i is the i-th entry in every game (empty seats get the built-in greedy agent);
     only the game seeds change. Use ``tournament`` to rotate seats between entries.
     """
-    rows, gstr, n, wall = _many(
-        ctx, bots, games, jobs, seed, config, timeout, executor, resume, run_dir, python, nodes, rotate=False
+    rows, gstr, n, wall, ms = _many(
+        ctx, bots, games, jobs, seed, config, timeout, executor, resume, run_dir, python, nodes, budget_ms, rotate=False
     )
-    _print_many(rows, gstr, n, seed, wall, as_json, "fixed seats")
+    _print_many(rows, gstr, n, seed, wall, ms, as_json, "fixed seats")
 
 
 @app.command("tournament")
@@ -493,6 +502,7 @@ def tournament_cmd(
     python: str = typer.Option("python3", "--python", help="Interpreter for .py bots."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
     nodes: int | None = typer.Option(None, "--nodes", min=1, help=NODES_HELP),
+    budget_ms: float | None = typer.Option(None, "--budget-ms", min=0.1, help=BUDGET_HELP),
 ) -> None:
     """Play many lockstep games with rotating seats; win rates with 95% intervals.
 
@@ -502,8 +512,10 @@ def tournament_cmd(
     ``--nodes`` is given, so two runs agree exactly only with ``--nodes`` (and lockstep
     bots that are deterministic).
     """
-    rows, gstr, n, wall = _many(ctx, bots, games, jobs, seed, config, timeout, executor, resume, run_dir, python, nodes)
-    _print_many(rows, gstr, n, seed, wall, as_json, "win = ranked first")
+    rows, gstr, n, wall, ms = _many(
+        ctx, bots, games, jobs, seed, config, timeout, executor, resume, run_dir, python, nodes, budget_ms
+    )
+    _print_many(rows, gstr, n, seed, wall, ms, as_json, "win = ranked first")
 
 
 def _many(
@@ -519,10 +531,11 @@ def _many(
     run_dir: Path | None,
     python: str,
     nodes: int | None,
+    budget_ms: float | None,
     *,
     rotate: bool = True,
-) -> tuple[list[dict[str, Any]], str, int, float]:
-    """Run a bench or tournament: (rows per entry, game string, games played, wall seconds)."""
+) -> tuple[list[dict[str, Any]], str, int, float, float]:
+    """Run a bench or tournament: (rows per entry, game string, games played, wall seconds, move budget ms)."""
     if games < 1:
         fail("--games must be ≥ 1")
     try:
@@ -538,13 +551,23 @@ def _many(
         files = [b for b, (_, ref) in zip(bots, entries, strict=True) if ref.startswith("arena.bot(")]
         if not files:
             refuse_given(ctx, ["timeout", "run_dir", "python"], "for bot files only; these entries are all built-in")
+        elif len(files) == len(bots) and cfg.num_snakes <= len(bots):
+            refuse_given(ctx, ["budget_ms"], "for built-in agents only; these entries are all bot files")
         elif not any(f.endswith(".py") for f in files):
             refuse_given(ctx, ["python"], "for .py bots only")
         labels = [label for label, _ in entries]
         if not rotate:
             labels = [f"seat {i}: {label}" for i, label in enumerate(labels)]
+        ms = float(cfg.speed if budget_ms is None else budget_ms)
         specs, lineups = tournament_specs(
-            [ref for _, ref in entries], cfg.num_snakes, games, seed, gstr, cfg.speed, nodes, rotate=rotate
+            [ref for _, ref in entries],
+            cfg.num_snakes,
+            games,
+            seed,
+            gstr,
+            ms,
+            nodes,
+            rotate=rotate,
         )
         what = "tournament" if rotate else "bench"
         t0 = time.perf_counter()
@@ -555,18 +578,18 @@ def _many(
         wall = time.perf_counter() - t0
     except SnakelabError as exc:
         fail(str(exc))
-    return summarise(labels, results, lineups), gstr, len(results), wall
+    return summarise(labels, results, lineups), gstr, len(results), wall, ms
 
 
 def _print_many(
-    rows: list[dict[str, Any]], gstr: str, games: int, seed: int, wall: float, as_json: bool, note: str
+    rows: list[dict[str, Any]], gstr: str, games: int, seed: int, wall: float, ms: float, as_json: bool, note: str
 ) -> None:
     if as_json:
-        print_json({"game": gstr, "games": games, "seed": seed, "wall_s": wall, "bots": rows})
+        print_json({"game": gstr, "games": games, "seed": seed, "budget_ms": ms, "wall_s": wall, "bots": rows})
         return
     from rich.table import Table
 
-    table = Table(title=f"{gstr}: {games} games, seed {seed} ({note})")
+    table = Table(title=f"{gstr}: {games} games, seed {seed}, {ms:g} ms a move ({note})")
     for col in ("bot", "games", "wins", "win rate", "95% CI", "mean longest", "p99 move ms"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     for r in rows:

@@ -183,3 +183,17 @@ def test_tournament_specs_rotate_seats():
     assert len({s.seed for s in specs}) == 4 and specs[0].agents.count("arena.greedy") == 2
     fixed, fixed_lineups = tournament_specs(["A", "B"], 4, 4, 1, "arena", 50, rotate=False)
     assert fixed_lineups == [[0, 1, -1, -1]] * 4 and [s.seed for s in fixed] == [s.seed for s in specs]
+    assert {s.budget.time_s for s in specs} == {0.05}
+
+
+def test_bench__budget_apart_from_the_games_speed(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    cfg = tmp_path / "cfg"
+    cfg.write_text(SMALL)
+    args = ["arena", "bench", "greedy", "-n", "1", "-j", "1", "-c", str(cfg), "--json"]
+    assert _json(runner.invoke(app, args).stdout)["budget_ms"] == 20  # the game's speed (SMALL)
+    r = runner.invoke(app, [*args, "--budget-ms", "7.5"])
+    assert r.exit_code == 0, r.output
+    assert _json(r.stdout)["budget_ms"] == 7.5
+    low = runner.invoke(app, [*args, "--budget-ms", "0"])
+    assert low.exit_code == 2 and "--budget-ms" in low.output
