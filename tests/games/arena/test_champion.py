@@ -6,9 +6,17 @@ from snakelab import make, make_agent
 from snakelab.core.game import Budget
 from snakelab.games.arena import sim
 from snakelab.games.arena.champion import ChampionAgent, ContactModel
-from snakelab.games.arena.champsearch import N_CWEIGHTS, W_LATE_C0, W_LATE_RATE, W_ROOT_LEN, dead_value, evaluate_c
 from snakelab.games.arena.rules import LEFT, RIGHT, TURN, UP
-from snakelab.games.arena.voronoi import N_WEIGHTS, W_HORIZON, WEIGHTS
+from snakelab.games.arena.voronoi import (
+    W_CLOCK,
+    W_HORIZON,
+    W_LATE_C0,
+    W_LATE_RATE,
+    W_ROOT_LEN,
+    WEIGHTS,
+    dead_value,
+    evaluate_w,
+)
 
 from .pictures import board
 
@@ -105,9 +113,8 @@ def test_paranoid_references_are_seen_as_timid_and_greedy_as_reckless():
 
 
 def _weights(root_len):
-    w = np.zeros(N_CWEIGHTS)
-    w[:N_WEIGHTS] = WEIGHTS
-    w[W_LATE_C0], w[W_LATE_RATE], w[W_ROOT_LEN] = 5000.0, 200.0, root_len
+    w = WEIGHTS.copy()
+    w[W_LATE_C0], w[W_LATE_RATE], w[W_ROOT_LEN], w[W_CLOCK] = 5000.0, 200.0, root_len, 1.0
     return w
 
 
@@ -122,9 +129,9 @@ def test_a_death_costs_the_growth_still_to_come():
         work = np.empty(4 * lay[sim.L_SIZE] + 1, np.int32)
         length = len(s.bodies[0])
         wts = _weights(length)
-        dead = dead_value(st, lay, 0, wts)
+        dead = dead_value(st, lay, 0, 0, wts)
         assert dead == 1000.0 * length - 5000.0 - 200.0 * left
-        gaps.append(evaluate_c(st, lay, sim.grid_nbr(s), 0, work, wts, np.zeros(4, np.int32)) - dead)
+        gaps.append(evaluate_w(st, lay, sim.grid_nbr(s), 0, 0, work, wts, np.zeros(4, np.int32)) - dead)
     # Early a death is far worse than losing any apple race (an apple is 3,000 and a
     # few thousand of bonus); late it costs a few apples' worth.
     assert gaps[0] > 50 * 3000
@@ -140,7 +147,7 @@ def test_the_last_step_counts_only_the_longest_length():
     lay = sim.layout(s)
     st = sim.encode(s, lay)
     work = np.empty(4 * lay[sim.L_SIZE] + 1, np.int32)
-    assert evaluate_c(st, lay, sim.grid_nbr(s), 0, work, _weights(5), np.zeros(4, np.int32)) == 42000.0
+    assert evaluate_w(st, lay, sim.grid_nbr(s), 0, 0, work, _weights(5), np.zeros(4, np.int32)) == 42000.0
 
 
 def _value(s, horizon):
@@ -149,7 +156,7 @@ def _value(s, horizon):
     work = np.empty(4 * lay[sim.L_SIZE] + 1, np.int32)
     wts = _weights(len(s.bodies[0]))
     wts[W_HORIZON] = horizon
-    return evaluate_c(st, lay, sim.grid_nbr(s), 0, work, wts, np.zeros(len(s.bodies), np.int32))
+    return evaluate_w(st, lay, sim.grid_nbr(s), 0, 0, work, wts, np.zeros(len(s.bodies), np.int32))
 
 
 def test_a_long_snake_in_the_open_is_not_trapped_by_a_near_horizon():
@@ -190,7 +197,7 @@ def test_a_closed_pocket_is_a_trap_at_any_horizon():
 
 
 def test_an_apple_whose_nearer_rival_heads_elsewhere_is_unclaimed():
-    from snakelab.games.arena.champsearch import _unclaimed
+    from snakelab.games.arena.voronoi import _unclaimed
 
     for far_apple, want in ((16, True), (19, False)):
         row = ["."] * 20

@@ -256,7 +256,7 @@ def test_the_champion_race_horizon_cuts_the_evaluation():
     import numpy as np
 
     from snakelab.games.arena import sim
-    from snakelab.games.arena.voronoi import W_HORIZON, WEIGHTS, evaluate, evaluate_w
+    from snakelab.games.arena.voronoi import NO_TIMID, W_HORIZON, WEIGHTS, evaluate, evaluate_w
 
     game = make("arena(duration=60)")
     s = game.new_state(3)
@@ -265,8 +265,8 @@ def test_the_champion_race_horizon_cuts_the_evaluation():
     nbr = sim.grid_nbr(s)
     work = np.empty(4 * 2500 + 1, np.int32)
     full = evaluate(st, lay, nbr, 0, 0, work)
-    assert evaluate_w(st, lay, nbr, 0, 0, work, WEIGHTS) == full
+    assert evaluate_w(st, lay, nbr, 0, 0, work, WEIGHTS, NO_TIMID) == full
     near = WEIGHTS.copy()
     near[W_HORIZON] = 3
     # Within 3 steps a snake owns at most 24 cells: far less territory than on the whole board.
-    assert evaluate_w(st, lay, nbr, 0, 0, work, near) < full
+    assert evaluate_w(st, lay, nbr, 0, 0, work, near, NO_TIMID) < full

@@ -2,8 +2,9 @@
 
 The search is :class:`~snakelab.games.arena.voronoi.VoronoiAgent`'s — paranoid
 best-reply alpha-beta over simultaneous steps on the compiled simulator, iterative
-deepening within the budget, zombies exact — run by :func:`.champsearch.search`,
-which differs in what it assumes and values:
+deepening within the budget, zombies exact, one compiled kernel (:func:`.voronoi._ab`)
+— with what it assumes and values set by its weights and timid flags
+(:meth:`ChampionAgent._model`):
 
 * **timid opponents** (``timid``, on): :class:`ContactModel` watches every opponent
   next to a cell another head could also enter (a head-on there kills both). The
@@ -42,32 +43,30 @@ the champion searches 300 nodes, about what a 10 ms move searches.
 
 from __future__ import annotations
 
-import time
-from typing import Any
-
 import numpy as np
+import numpy.typing as npt
 
 from snakelab.core.errors import ConfigError
-from snakelab.core.game import Budget, GameInfo
-from snakelab.games.arena import sim
+from snakelab.core.game import GameInfo
 from snakelab.games.arena.agents import greedy_move
-from snakelab.games.arena.champsearch import N_CWEIGHTS, W_INTENT, W_LATE_C0, W_LATE_RATE, W_ROOT_LEN, W_TIES, search
-from snakelab.games.arena.rules import STRAIGHT, State
+from snakelab.games.arena.rules import State
 from snakelab.games.arena.voronoi import (
-    C_ABORT,
-    C_CAP,
-    N_WEIGHTS,
     W_APPLE_OWN,
     W_APPLE_SECOND,
     W_APPLE_STEP,
+    W_CLOCK,
     W_HORIZON,
+    W_INTENT,
+    W_LATE_C0,
+    W_LATE_RATE,
+    W_ROOT_LEN,
     W_SHARE,
     W_TERR,
     W_TERR_CAP,
+    W_TIES,
     W_ZOMBIE,
     WEIGHTS,
     VoronoiAgent,
-    _root_order,
 )
 
 
@@ -197,11 +196,10 @@ class ChampionAgent(VoronoiAgent):
                     "intent": "in [0, 1]",
                 }.get(key, "≥ 0")
                 raise ConfigError(f"arena.champion: {key} {value} must be {what}")
-        w = np.zeros(N_CWEIGHTS, dtype=np.float64)
-        w[:N_WEIGHTS] = WEIGHTS
+        w = WEIGHTS.copy()
         w[W_SHARE], w[W_APPLE_SECOND], w[W_TERR], w[W_TERR_CAP] = share, second, terr, terr_cap
         w[W_APPLE_STEP], w[W_APPLE_OWN], w[W_ZOMBIE], w[W_HORIZON] = apple_step, apple_own, zombie, horizon
-        w[W_LATE_C0], w[W_LATE_RATE], w[W_TIES], w[W_INTENT] = late_c0, late_rate, ties, intent
+        w[W_LATE_C0], w[W_LATE_RATE], w[W_TIES], w[W_INTENT], w[W_CLOCK] = late_c0, late_rate, ties, intent, 1.0
         self.weights = w
         self.timid = timid
         self.last_timid: list[int] = []
@@ -212,78 +210,15 @@ class ChampionAgent(VoronoiAgent):
         super().reset(info, player, seed)
         self._contact = ContactModel(info.config.num_snakes)
 
-    def act(self, observation: Any, budget: Budget | None) -> int:
-        """One move: an absolute direction (the search loop of :class:`.voronoi.VoronoiAgent`)."""
-        t0 = time.perf_counter()
-        s: State = observation
-        growth = self._growth.update(s)
-        me = self.player
-        timid = self._contact.update(s, me)
+    def _model(self, s: State, growth: list[int]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int32]]:
+        """This move's weights (the root length set) and timid flags, after watching the opponents."""
+        timid = self._contact.update(s, self.player)
         if not self.timid:
             timid = [0] * len(timid)
         self.last_timid = timid
-        if not s.alive[me]:
-            return STRAIGHT
-        if self._nbr is None:
-            self._nbr = sim.grid_nbr(s)
-        nbr = self._nbr
-        longest = max((len(b) + growth[i] for i, b in enumerate(s.bodies)), default=0)
-        lay = sim.layout(s, cap=longest + self.max_depth + 4)
-        root = sim.encode(s, lay, growth)
-        bufs = np.empty((self.max_depth + 2, root.shape[0]), np.int32)
-        bufs[0] = root
         wts = self.weights.copy()
-        wts[W_ROOT_LEN] = len(s.bodies[me]) + growth[me]
-        if budget is None or (budget.time_s is None and budget.nodes is None):
-            budget = Budget(nodes=self.default_nodes)
-        node_cap = budget.nodes if budget.nodes is not None else 1 << 60
-        timed = budget.nodes is None and budget.time_s is not None
-        deadline = t0 + self.time_fraction * budget.time_s if timed and budget.time_s is not None else 1.0e308
-        counter = np.zeros(3, np.int64)
-        tim = np.asarray(timid, dtype=np.int32)
-        order = _root_order(s.heading[me])
-        best = order[0]
-        self.last_depth = 0
-        prev_s = 0.0
-        bf = 3.0
-        for depth in range(1, self.max_depth + 1):
-            if timed and depth > 1 and time.perf_counter() + prev_s * bf > deadline:
-                break  # the next depth would not finish in time
-            vals = np.full(3, -1.0e18)
-            ro = np.asarray(order, dtype=np.int32)
-            ts = time.perf_counter()
-            # Depth 1 always completes: never play a move unexamined.
-            counter[C_CAP] = node_cap if depth > 1 else 1 << 60
-            limit = deadline if depth > 1 else 1.0e308
-            search(
-                bufs,
-                0,
-                depth,
-                lay,
-                nbr,
-                me,
-                -1.0e18,
-                1.0e18,
-                self._work,
-                self._moves,
-                counter,
-                ro,
-                vals,
-                limit,
-                wts,
-                tim,
-            )
-            spent = time.perf_counter() - ts
-            if counter[C_ABORT]:
-                break
-            ranked = sorted(range(3), key=lambda k: -vals[k])
-            order = [order[k] for k in ranked]
-            best = order[0]
-            self.last_depth = depth
-            if prev_s > 0:
-                bf = max(1.5, min(12.0, spent / prev_s))
-            prev_s = spent
-        return best
+        wts[W_ROOT_LEN] = len(s.bodies[self.player]) + growth[self.player]
+        return wts, np.asarray(timid, dtype=np.int32)
 
 
 __all__ = ["ChampionAgent", "ContactModel"]

@@ -56,13 +56,16 @@ from snakelab.games.arena import sim
 from snakelab.games.arena.rules import STRAIGHT, State
 from snakelab.games.arena.sim import (
     F_ALIVE,
+    F_EATEN,
     F_GROWTH,
     F_HEADING,
     F_LEN,
+    F_LONGEST,
     F_TAIL,
     L_APPLE,
     L_BODY,
     L_CAP,
+    L_GROWTH,
     L_N,
     L_NA,
     L_OCC,
@@ -75,6 +78,7 @@ from snakelab.games.arena.sim import (
     _jit,
     greedy_dir,
     head_of,
+    nearest_apple,
     step,
     zombie_head,
 )
@@ -87,14 +91,21 @@ OPP = np.array([1, 0, 3, 2], dtype=np.int32)  # opposite direction (UP, DOWN, LE
 # Counter slots: nodes used, node cap, aborted flag.
 C_NODES, C_CAP, C_ABORT = 0, 1, 2
 
-# Evaluation weights (entries of a float64 array; see evaluate_w).
+# Evaluation weights (entries of a float64 array; see evaluate_w). The first eight are the
+# references'; the rest switch on and tune the champion's clock-aware value and its
+# timid-opponent ties (``W_CLOCK`` 0 leaves the references' evaluation exactly as it is).
 W_TERR, W_TERR_CAP, W_APPLE_STEP, W_APPLE_OWN, W_ZOMBIE, W_APPLE_SECOND, W_SHARE, W_HORIZON = range(8)
-N_WEIGHTS = 8
-WEIGHTS = np.array([0.5, 400.0, 15.0, 2000.0, 100.0, 0.0, 0.0, 1.0e9], dtype=np.float64)
+W_LATE_C0, W_LATE_RATE, W_ROOT_LEN, W_TIES, W_INTENT, W_CLOCK = range(8, 14)
+N_WEIGHTS = 14
+WEIGHTS = np.array([0.5, 400.0, 15.0, 2000.0, 100.0, 0.0, 0.0, 1.0e9, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], dtype=np.float64)
 """The reference agents' weights: territory 0.5 a cell up to 400 cells, 15 a step to the
 nearest apple, 2,000 for one we reach strictly first, zombie heads 100 × (5 − distance)²,
 no second apple, no territory share, and a race over the whole board (``W_HORIZON``:
-the race stops at this distance; cells and apples beyond it are nobody's)."""
+the race stops at this distance; cells and apples beyond it are nobody's); no clock
+(``W_CLOCK`` 0: a death is :data:`DEAD`), no ties, no intent. The champion
+(:mod:`.champion`) sets the rest."""
+NO_TIMID = np.zeros(64, dtype=np.int32)
+"""No opponent is timid: every one is modelled as the references model everyone."""
 
 
 @numba.njit(cache=True)  # no nogil: an object-mode block cannot release the GIL anyway
@@ -106,13 +117,106 @@ def now() -> float:  # pragma: no cover - jitted
 
 
 @_jit
+def timid_dir(st: I32, lay: I32, nbr: I32, j: int) -> int:  # pragma: no cover - jitted
+    """Snake ``j``'s move if it is timid: the greedy filler's among cells no other head is next to.
+
+    Falls back to :func:`.sim.greedy_dir` when every free neighbour is contested.
+    """
+    h = head_of(st, lay, j)
+    if h < 0:
+        return 5
+    n = lay[L_N]
+    w = lay[L_W]
+    hx, hy = h % w, h // w
+    target = nearest_apple(st, lay, hx, hy)
+    move = -1
+    best = 1 << 30
+    for o in range(4):
+        d = sim.ZORDER[o]
+        c = nbr[4 * h + d]
+        if c < 0 or st[lay[L_OCC] + c] != 0:
+            continue
+        cx, cy = c % w, c // w
+        contested = False
+        for i in range(n):
+            if i == j or st[lay[L_SNK] + NF * i + F_ALIVE] == 0:
+                continue
+            oh = head_of(st, lay, i)
+            if abs(oh % w - cx) + abs(oh // w - cy) == 1:
+                contested = True
+                break
+        if contested:
+            continue
+        dist = 0
+        if target >= 0:
+            dist = abs(cx - target % w) + abs(cy - target // w)
+        if dist < best:
+            best = dist
+            move = d
+    if move < 0:
+        return greedy_dir(st, lay, nbr, j)
+    return move
+
+
+@_jit
+def dead_value(st: I32, lay: I32, me: int, ply: int, wts: F64) -> float:  # pragma: no cover - jitted
+    """The value of a line in which the agent has died.
+
+    The references' :data:`DEAD` (later deaths a little less bad); with the clock
+    (``wts[W_CLOCK]``), the length reached less the growth the death forgoes:
+    ``late_c0 + late_rate × steps left``.
+    """
+    if wts[W_CLOCK] == 0.0:
+        return DEAD + 1000.0 * ply
+    left = lay[L_STEPS] - st[lay[L_STEP]]
+    left = max(left, 0)
+    reached = wts[W_ROOT_LEN] + lay[L_GROWTH] * st[lay[L_SNK] + NF * me + F_EATEN]
+    return 1000.0 * reached - wts[W_LATE_C0] - wts[W_LATE_RATE] * left
+
+
+@_jit
+def _unclaimed(st: I32, lay: I32, me: int, a: int, md: int) -> bool:  # pragma: no cover - jitted
+    """Whether every opponent at least as near apple ``a`` as we are (Manhattan ``md``) heads for another apple.
+
+    An opponent heads for the live apple nearest its head (Manhattan, as the greedy
+    filler and the references' pull do); one equally near two apples may take either.
+    """
+    n = lay[L_N]
+    w = lay[L_W]
+    a0 = lay[L_APPLE]
+    ax, ay = a % w, a // w
+    for j in range(n):
+        if j == me or st[lay[L_SNK] + NF * j + F_ALIVE] == 0:
+            continue
+        h = head_of(st, lay, j)
+        hx, hy = h % w, h // w
+        dj = abs(ax - hx) + abs(ay - hy)
+        if dj > md:
+            continue
+        nearer = False
+        for k in range(lay[L_NA]):
+            b = st[a0 + k]
+            if b >= 0 and b != a and abs(b % w - hx) + abs(b // w - hy) < dj:
+                nearer = True
+                break
+        if not nearer:
+            return False
+    return True
+
+
+@_jit
 def evaluate_w(
-    st: I32, lay: I32, nbr: I32, me: int, ply: int, work: I32, wts: F64
+    st: I32, lay: I32, nbr: I32, me: int, ply: int, work: I32, wts: F64, timid: I32
 ) -> float:  # pragma: no cover - jitted
     """The agent's value of a position with the weights ``wts`` (indexed by the ``W_*`` constants).
 
     ``work`` is scratch of ``4 * size + 1`` ints: distances, owners, free times
-    and a queue. :data:`WEIGHTS` gives the reference agents' evaluation.
+    and a queue. :data:`WEIGHTS` gives the reference agents' evaluation. With
+    ``wts[W_CLOCK]`` set it is the champion's (:mod:`.champion`): a death is
+    :func:`dead_value`, the game's last step is valued by the longest length alone,
+    an apple further than the steps left is worth nothing and pending growth counts
+    only as far as the steps left allow. With ``wts[W_TIES]`` set, a cell the agent
+    and a timid opponent (``timid[j]``) reach at the same time is the agent's.
     """
     size = lay[L_SIZE]
     n = lay[L_N]
@@ -122,7 +226,11 @@ def evaluate_w(
     cap = lay[L_CAP]
     fm = snk + NF * me
     if st[fm + F_ALIVE] == 0:
-        return DEAD + 1000.0 * ply
+        return dead_value(st, lay, me, ply, wts)
+    clock = wts[W_CLOCK] != 0.0
+    left = lay[L_STEPS] - st[lay[L_STEP]]
+    if clock and left <= 0:
+        return 1000.0 * st[fm + F_LONGEST]  # the game is over: only the longest length counts
     dist = work[0:size]
     owner = work[size : 2 * size]
     freet = work[2 * size : 3 * size]
@@ -166,6 +274,7 @@ def evaluate_w(
     lo = 0
     terr = 0
     horizon = wts[W_HORIZON]
+    ties = wts[W_TIES] != 0.0
     while lo < hi:
         c = queue[lo]
         lo += 1
@@ -184,31 +293,49 @@ def evaluate_w(
                     queue[hi] = m
                     hi += 1
             elif dist[m] == d1 and owner[m] != o:
-                owner[m] = -2
+                if ties and (
+                    (o == me and owner[m] >= 0 and timid[owner[m]] != 0)
+                    or (owner[m] == me and o >= 0 and timid[o] != 0)
+                ):
+                    owner[m] = me  # a timid opponent swerves from the meeting
+                else:
+                    owner[m] = -2
     others = 0
+    edge = 0
     for k in range(hi):
-        o = owner[queue[k]]
+        c = queue[k]
+        o = owner[c]
         if o == me:
             terr += 1
+            if dist[c] >= horizon:
+                edge += 1
         elif o >= 0:
             others += 1
     terr -= 1  # the head itself
-    mlen = st[fm + F_LEN] + st[fm + F_GROWTH]
+    g = st[fm + F_GROWTH]
+    mlen = st[fm + F_LEN] + (min(g, left) if clock else g)  # growth pending at the end never shows
     v = 1000.0 * mlen
     a0 = lay[L_APPLE]
     best_apple = 0.0
     second = 0.0
     step_w = wts[W_APPLE_STEP]
+    intent = wts[W_INTENT]
     for k in range(lay[L_NA]):
         a = st[a0 + k]
         if a < 0:
             # Eaten in this line: a new apple appears somewhere random. Valuing the gap as a
             # fairly near apple keeps eating worth more than standing next to the apple.
-            val = wts[W_APPLE_OWN] + step_w * 280.0
-        elif dist[a] >= 0 and owner[a] == me:
-            val = wts[W_APPLE_OWN] + step_w * (300.0 - dist[a])  # we get there strictly first
+            val = wts[W_APPLE_OWN] + step_w * 280.0 if not clock or left > 20 else 0.0
         else:
-            val = step_w * (300.0 - abs(a % w - mx) - abs(a // w - my))
+            md = abs(a % w - mx) + abs(a // w - my)
+            if clock and md >= left:
+                val = 0.0  # out of reach before the end
+            elif dist[a] >= 0 and owner[a] == me:
+                val = wts[W_APPLE_OWN] + step_w * (300.0 - dist[a])  # we get there strictly first
+            elif intent > 0.0 and _unclaimed(st, lay, me, a, md):
+                val = intent * wts[W_APPLE_OWN] + step_w * (300.0 - md)
+            else:
+                val = step_w * (300.0 - md)
         if val > best_apple:
             second = best_apple
             best_apple = val
@@ -218,7 +345,11 @@ def evaluate_w(
     v += wts[W_TERR] * min(terr, int(wts[W_TERR_CAP]))
     # Territory relative to the snakes' together: the share of the random apples to come.
     v += wts[W_SHARE] * terr / (terr + others + 1.0)
-    if terr < mlen + 2:
+    # A trap is a region the body does not fit in (being herded along a wall by zombies
+    # shows up here long before the bite). With a race horizon, only a region closed
+    # within it counts: counting the near cells alone would call every long snake
+    # trapped and make it hoard space instead of eating.
+    if terr < mlen + 2 and edge == 0:
         v -= 20000.0 + 500.0 * (mlen + 2 - terr)
     v -= zpen
     return v
@@ -227,7 +358,7 @@ def evaluate_w(
 @_jit
 def evaluate(st: I32, lay: I32, nbr: I32, me: int, ply: int, work: I32) -> float:  # pragma: no cover - jitted
     """The agent's value of a position with the reference weights :data:`WEIGHTS` (see the module docstring)."""
-    return evaluate_w(st, lay, nbr, me, ply, work, WEIGHTS)
+    return evaluate_w(st, lay, nbr, me, ply, work, WEIGHTS, NO_TIMID)
 
 
 @numba.njit(cache=True)  # without nogil: it reads the clock in object mode
@@ -247,15 +378,22 @@ def _ab(
     root_vals: F64,
     deadline: float,
     wts: F64,
+    timid: I32,
 ) -> float:  # pragma: no cover - jitted
+    """Best-reply alpha-beta to ``depth`` plies from ``bufs[ply]`` (the root fills ``root_vals`` in ``root_order``).
+
+    ``timid[j]`` marks opponents modelled as timid (the champion's; :data:`NO_TIMID`
+    for the references): their default move is :func:`timid_dir` and they never
+    deviate into a cell next to our head.
+    """
     st = bufs[ply]
     n = lay[L_N]
     snk = lay[L_SNK]
     fm = snk + NF * me
     if st[fm + F_ALIVE] == 0:
-        return DEAD + 1000.0 * ply
+        return dead_value(st, lay, me, ply, wts)
     if depth == 0 or st[lay[L_STEP]] >= lay[L_STEPS]:
-        return evaluate_w(st, lay, nbr, me, ply, work, wts)
+        return evaluate_w(st, lay, nbr, me, ply, work, wts, timid)
     w = lay[L_W]
     mh = head_of(st, lay, me)
     mx, my = mh % w, mh // w
@@ -264,7 +402,7 @@ def _ab(
     for j in range(n):
         mv[j] = 5
         if j != me and st[snk + NF * j + F_ALIVE] != 0:
-            d = greedy_dir(st, lay, nbr, j)
+            d = timid_dir(st, lay, nbr, j) if timid[j] != 0 else greedy_dir(st, lay, nbr, j)
             mv[j] = st[snk + NF * j + F_HEADING] if d == 5 else d
     my_heading = st[fm + F_HEADING]
     best = -1.0e18
@@ -298,6 +436,8 @@ def _ab(
                     v0 = st[lay[L_OCC] + c]
                     if v0 < 0 or (v0 > 0 and c != sim.tail_of(st, lay, v0 - 1)):
                         continue  # a suicidal deviation never hurts us more than the default
+                    if timid[j] != 0 and abs(c % w - mx) + abs(c // w - my) == 1:
+                        continue  # a timid opponent never steps where our head could meet it
                 counter[C_NODES] += 1
                 if counter[C_NODES] > counter[C_CAP] or (
                     deadline < 1.0e300 and (counter[C_NODES] & 3) == 0 and now() > deadline
@@ -328,6 +468,7 @@ def _ab(
                     root_vals,
                     deadline,
                     wts,
+                    timid,
                 )
                 if counter[C_ABORT] != 0:
                     return 0.0
@@ -384,11 +525,17 @@ class VoronoiAgent(BaseAgent):
         self._moves = np.zeros((self.max_depth + 2, cfg.num_snakes), np.int32)
         self._nbr: I32 | None = None
 
+    def _model(self, s: State, growth: list[int]) -> tuple[F64, I32]:
+        """The weights and the per-snake timid flags this move searches with (a subclass's hook)."""
+        del s, growth
+        return self.weights, NO_TIMID
+
     def act(self, observation: Any, budget: Budget | None) -> int:
         """One move: an absolute direction."""
         t0 = time.perf_counter()
         s: State = observation
         growth = self._growth.update(s)
+        wts, timid = self._model(s, growth)
         me = self.player
         if not s.alive[me]:
             return STRAIGHT
@@ -424,8 +571,8 @@ class VoronoiAgent(BaseAgent):
             # Depth 1 always completes (at most 3 × (1 + 2k) nodes): never play a move unexamined.
             counter[C_CAP] = node_cap if depth > 1 else 1 << 60
             limit = deadline if depth > 1 else 1.0e308
-            work, moves, wts = self._work, self._moves, self.weights
-            _ab(bufs, 0, depth, lay, nbr, me, -1.0e18, 1.0e18, work, moves, counter, ro, vals, limit, wts)
+            work, moves = self._work, self._moves
+            _ab(bufs, 0, depth, lay, nbr, me, -1.0e18, 1.0e18, work, moves, counter, ro, vals, limit, wts, timid)
             spent = time.perf_counter() - ts
             if counter[C_ABORT]:
                 break
@@ -441,4 +588,4 @@ class VoronoiAgent(BaseAgent):
         return best
 
 
-__all__ = ["VoronoiAgent", "evaluate"]
+__all__ = ["VoronoiAgent", "dead_value", "evaluate", "evaluate_w", "timid_dir"]
