@@ -208,3 +208,20 @@ def test_an_apple_whose_nearer_rival_heads_elsewhere_is_unclaimed():
         st = sim.encode(s, lay)
         a = s.grid.index(10, 2)
         assert _unclaimed(st, lay, 0, a, 12) is want
+
+
+def test_a_room_closed_beyond_the_horizon_is_a_trap():
+    # A 33-cell snake has just entered a 27-cell dead end, closed 27 steps away: the
+    # near race (3 steps) cannot tell, so the race goes on and finds the trap. With a
+    # gap at the far end the room opens onto the cells the body is leaving.
+    rows = [
+        "a" * 30,
+        "a" + "#" * 27 + "{gap}" + "#",
+        "a0" + "." * 27 + "#",
+        "#" * 30,
+        "1b" + "." * 28,
+    ]
+    closed, open_ = (board("\n".join(rows).replace("{gap}", gap), apples=0) for gap in ("#", "."))
+    assert len(closed.bodies[0]) == 33
+    for horizon in (3, 1.0e9):
+        assert _value(closed, horizon) < _value(open_, horizon) - 15000

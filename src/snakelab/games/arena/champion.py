@@ -81,11 +81,12 @@ class ContactModel:
     does, whenever its apple lies that way); one whose greedy move was contested and
     that went elsewhere shows it is *timid* (a paranoid searcher never steps where it
     could meet a head). An opponent counts as timid once its timid observations
-    outnumber twice its reckless ones — a reckless opponent never gets there, and an
-    unseen one is treated as reckless, which is the safe guess.
+    outnumber ``trust`` times its reckless ones (2 by default) — a reckless opponent
+    never gets there, and an unseen one is treated as reckless, which is the safe guess.
     """
 
-    def __init__(self, num_snakes: int) -> None:
+    def __init__(self, num_snakes: int, trust: float = 2.0) -> None:
+        self.trust = trust
         self.timid_seen = [0] * num_snakes
         self.reckless_seen = [0] * num_snakes
         self._pending: dict[int, tuple[int, int, frozenset[int]]] = {}
@@ -120,7 +121,7 @@ class ContactModel:
             if cells:
                 g = greedy_move(s, j)
                 self._pending[j] = (h, nbr[4 * h + g] if g < 4 else -1, frozenset(cells))
-        return [int(j != me and self.timid_seen[j] > 2 * self.reckless_seen[j]) for j in range(len(s.bodies))]
+        return [int(j != me and self.timid_seen[j] > self.trust * self.reckless_seen[j]) for j in range(len(s.bodies))]
 
 
 class ChampionAgent(VoronoiAgent):
@@ -140,6 +141,8 @@ class ChampionAgent(VoronoiAgent):
         late_rate: A death's cost per step left in the game.
         timid: Model opponents seen to swerve from contested cells as doing so (1) or
             every opponent as the references do (0).
+        trust: An opponent is timid once its swerves outnumber ``trust`` times its
+            steps into contested cells.
         ties: Count a cell we reach as soon as a timid opponent as ours (1) or as
             nobody's (0) in the territory race, apples included.
         intent: An apple no opponent both nearer (Manhattan) and heading for it is
@@ -164,6 +167,7 @@ class ChampionAgent(VoronoiAgent):
         late_c0: float = 5000.0,
         late_rate: float = 200.0,
         timid: int = 1,
+        trust: float = 2.0,
         ties: int = 0,
         intent: float = 0.0,
         max_depth: int = 24,
@@ -183,6 +187,7 @@ class ChampionAgent(VoronoiAgent):
             ("late_c0", late_c0, late_c0 >= 0.0),
             ("late_rate", late_rate, late_rate >= 0.0),
             ("timid", timid, timid in (0, 1)),
+            ("trust", trust, trust >= 0.0),
             ("ties", ties, ties in (0, 1)),
             ("intent", intent, 0.0 <= intent <= 1.0),
         )
@@ -202,13 +207,14 @@ class ChampionAgent(VoronoiAgent):
         w[W_LATE_C0], w[W_LATE_RATE], w[W_TIES], w[W_INTENT], w[W_CLOCK] = late_c0, late_rate, ties, intent, 1.0
         self.weights = w
         self.timid = timid
+        self.trust = trust
         self.last_timid: list[int] = []
         """Per snake, 1 where the last move modelled the opponent as timid (for tests)."""
 
     def reset(self, info: GameInfo, player: int, seed: int) -> None:
         """Prepare scratch space and forget what was seen of the opponents."""
         super().reset(info, player, seed)
-        self._contact = ContactModel(info.config.num_snakes)
+        self._contact = ContactModel(info.config.num_snakes, self.trust)
 
     def _model(self, s: State, growth: list[int]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int32]]:
         """This move's weights (the root length set) and timid flags, after watching the opponents."""

@@ -271,49 +271,61 @@ def evaluate_w(
             owner[zh] = -3
             queue[hi] = zh
             hi += 1
-    lo = 0
-    terr = 0
-    horizon = wts[W_HORIZON]
-    ties = wts[W_TIES] != 0.0
-    while lo < hi:
-        c = queue[lo]
-        lo += 1
-        d1 = dist[c] + 1
-        if d1 > horizon:
-            break  # the queue is in distance order: every later cell is as far
-        o = owner[c]
-        for k in range(4 * c, 4 * c + 4):
-            m = nbr[k]
-            if m < 0:
-                continue
-            if dist[m] < 0:
-                if freet[m] <= d1:
-                    dist[m] = d1
-                    owner[m] = o
-                    queue[hi] = m
-                    hi += 1
-            elif dist[m] == d1 and owner[m] != o:
-                if ties and (
-                    (o == me and owner[m] >= 0 and timid[owner[m]] != 0)
-                    or (owner[m] == me and o >= 0 and timid[o] != 0)
-                ):
-                    owner[m] = me  # a timid opponent swerves from the meeting
-                else:
-                    owner[m] = -2
-    others = 0
-    edge = 0
-    for k in range(hi):
-        c = queue[k]
-        o = owner[c]
-        if o == me:
-            terr += 1
-            if dist[c] >= horizon:
-                edge += 1
-        elif o >= 0:
-            others += 1
-    terr -= 1  # the head itself
     g = st[fm + F_GROWTH]
     mlen = st[fm + F_LEN] + (min(g, left) if clock else g)  # growth pending at the end never shows
+    lo = 0
+    horizon = wts[W_HORIZON]
+    limit = horizon
+    ties = wts[W_TIES] != 0.0
+    terr = 0
+    others = 0
+    edge = 0
+    room = 0  # our cells in the whole race, for the trap test
+    for _ in range(2):
+        while lo < hi:
+            c = queue[lo]
+            d1 = dist[c] + 1
+            if d1 > limit:
+                break  # the queue is in distance order: every later cell is as far
+            lo += 1
+            o = owner[c]
+            for k in range(4 * c, 4 * c + 4):
+                m = nbr[k]
+                if m < 0:
+                    continue
+                if dist[m] < 0:
+                    if freet[m] <= d1:
+                        dist[m] = d1
+                        owner[m] = o
+                        queue[hi] = m
+                        hi += 1
+                elif dist[m] == d1 and owner[m] != o:
+                    if ties and (
+                        (o == me and owner[m] >= 0 and timid[owner[m]] != 0)
+                        or (owner[m] == me and o >= 0 and timid[o] != 0)
+                    ):
+                        owner[m] = me  # a timid opponent swerves from the meeting
+                    else:
+                        owner[m] = -2
+        room = 0
+        for k in range(hi):
+            c = queue[k]
+            o = owner[c]
+            if o == me:
+                room += 1
+                if limit == horizon and dist[c] >= horizon:
+                    edge += 1
+            elif o >= 0 and limit == horizon:
+                others += 1
+        room -= 1  # the head itself
+        if limit == horizon:
+            terr = room
+        # A near race that cannot tell a trap (our cells fewer than the body, but some at
+        # the horizon) goes on over the whole board: a long snake's region may close far
+        # beyond the horizon. Only the trap test reads the rest.
+        if room >= mlen + 2 or edge == 0 or lo >= hi:
+            break
+        limit = 1.0e18
     v = 1000.0 * mlen
     a0 = lay[L_APPLE]
     best_apple = 0.0
@@ -330,7 +342,7 @@ def evaluate_w(
             md = abs(a % w - mx) + abs(a // w - my)
             if clock and md >= left:
                 val = 0.0  # out of reach before the end
-            elif dist[a] >= 0 and owner[a] == me:
+            elif 0 <= dist[a] <= horizon and owner[a] == me:
                 val = wts[W_APPLE_OWN] + step_w * (300.0 - dist[a])  # we get there strictly first
             elif intent > 0.0 and _unclaimed(st, lay, me, a, md):
                 val = intent * wts[W_APPLE_OWN] + step_w * (300.0 - md)
@@ -346,11 +358,11 @@ def evaluate_w(
     # Territory relative to the snakes' together: the share of the random apples to come.
     v += wts[W_SHARE] * terr / (terr + others + 1.0)
     # A trap is a region the body does not fit in (being herded along a wall by zombies
-    # shows up here long before the bite). With a race horizon, only a region closed
-    # within it counts: counting the near cells alone would call every long snake
-    # trapped and make it hoard space instead of eating.
-    if terr < mlen + 2 and edge == 0:
-        v -= 20000.0 + 500.0 * (mlen + 2 - terr)
+    # shows up here long before the bite). With a race horizon the near cells alone would
+    # call every long snake trapped and make it hoard space instead of eating: the race
+    # went on over the whole board where the near one could not tell (above).
+    if room < mlen + 2:
+        v -= 20000.0 + 500.0 * (mlen + 2 - room)
     v -= zpen
     return v
 
