@@ -48,12 +48,18 @@ def test_a_greedy_opponent_is_reckless_and_a_swerving_one_timid():
 
 
 def test_one_reckless_step_outweighs_a_few_timid_ones():
-    model = ContactModel(2)
+    model = ContactModel(2, trust=2.0)
     model.timid_seen[1], model.reckless_seen[1] = 2, 1
     s = board(CONTACT)
     assert model.update(s, 0) == [0, 0]
     model.timid_seen[1] = 3
     assert model.update(s, 0) == [0, 1]
+    # The champion's own trust: one reckless step outweighs a game's swerves.
+    strict = ContactModel(2)
+    strict.timid_seen[1], strict.reckless_seen[1] = 500, 1
+    assert strict.update(s, 0) == [0, 0]
+    strict.reckless_seen[1] = 0
+    assert strict.update(s, 0) == [0, 1]
 
 
 def _champion_move(s, timid_seen):

@@ -81,11 +81,14 @@ class ContactModel:
     does, whenever its apple lies that way); one whose greedy move was contested and
     that went elsewhere shows it is *timid* (a paranoid searcher never steps where it
     could meet a head). An opponent counts as timid once its timid observations
-    outnumber ``trust`` times its reckless ones (2 by default) — a reckless opponent
-    never gets there, and an unseen one is treated as reckless, which is the safe guess.
+    outnumber ``trust`` times its reckless ones — a reckless opponent never gets there,
+    and an unseen one is treated as reckless, which is the safe guess. The champion's
+    ``trust`` is 1,000: one step into a contested cell outweighs every swerve a game
+    shows, because a sampling searcher (``arena.mcts``) swerves mostly but not always,
+    and a head-on it does not avoid costs the rest of the game.
     """
 
-    def __init__(self, num_snakes: int, trust: float = 2.0) -> None:
+    def __init__(self, num_snakes: int, trust: float = 1000.0) -> None:
         self.trust = trust
         self.timid_seen = [0] * num_snakes
         self.reckless_seen = [0] * num_snakes
@@ -142,7 +145,7 @@ class ChampionAgent(VoronoiAgent):
         timid: Model opponents seen to swerve from contested cells as doing so (1) or
             every opponent as the references do (0).
         trust: An opponent is timid once its swerves outnumber ``trust`` times its
-            steps into contested cells.
+            steps into contested cells (1,000: one such step makes it reckless for good).
         ties: Count a cell we reach as soon as a timid opponent as ours (1) or as
             nobody's (0) in the territory race, apples included.
         intent: An apple no opponent both nearer (Manhattan) and heading for it is
@@ -167,7 +170,7 @@ class ChampionAgent(VoronoiAgent):
         late_c0: float = 5000.0,
         late_rate: float = 200.0,
         timid: int = 1,
-        trust: float = 2.0,
+        trust: float = 1000.0,
         ties: int = 0,
         intent: float = 0.0,
         max_depth: int = 24,
