@@ -8,7 +8,6 @@ from snakelab.games.arena import sim
 from snakelab.games.arena.champion import ChampionAgent, ContactModel
 from snakelab.games.arena.rules import LEFT, RIGHT, TURN, UP
 from snakelab.games.arena.voronoi import (
-    W_APPLE_RACE,
     W_CLOCK,
     W_HORIZON,
     W_LATE_C0,
@@ -157,13 +156,12 @@ def test_the_last_step_counts_only_the_longest_length():
     assert evaluate_w(st, lay, sim.grid_nbr(s), 0, 0, work, _weights(5), np.zeros(4, np.int32)) == 42000.0
 
 
-def _value(s, horizon, apple_race=0):
+def _value(s, horizon):
     lay = sim.layout(s)
     st = sim.encode(s, lay)
     work = np.empty(4 * lay[sim.L_SIZE] + 1, np.int32)
     wts = _weights(len(s.bodies[0]))
     wts[W_HORIZON] = horizon
-    wts[W_APPLE_RACE] = apple_race
     return evaluate_w(st, lay, sim.grid_nbr(s), 0, 0, work, wts, np.zeros(len(s.bodies), np.int32))
 
 
@@ -233,12 +231,3 @@ def test_a_room_closed_beyond_the_horizon_is_a_trap():
     assert len(closed.bodies[0]) == 33
     for horizon in (3, 1.0e9):
         assert _value(closed, horizon) < _value(open_, horizon) - 15000
-
-
-def test_the_apple_race_reaches_past_the_horizon():
-    # The apple is 12 steps from our head and 27 from the other snake's: ours, but only a
-    # race that goes past a 3-step horizon can tell (it then earns the 2,000 bonus).
-    s = board("0a" + "." * 28 + "\n" + "." * 12 + "*" + "." * 17 + "\n" + "." * 28 + "b1")
-    near, far = _value(s, 3), _value(s, 3, apple_race=1)
-    assert 1500 < far - near < 2500
-    assert _value(s, 1.0e9) == _value(s, 1.0e9, apple_race=1)  # a whole-board race already knew

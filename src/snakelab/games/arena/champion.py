@@ -52,7 +52,6 @@ from snakelab.games.arena.agents import greedy_move
 from snakelab.games.arena.rules import State
 from snakelab.games.arena.voronoi import (
     W_APPLE_OWN,
-    W_APPLE_RACE,
     W_APPLE_SECOND,
     W_APPLE_STEP,
     W_CLOCK,
@@ -149,9 +148,6 @@ class ChampionAgent(VoronoiAgent):
             steps into contested cells (1,000: one such step makes it reckless for good).
         ties: Count a cell we reach as soon as a timid opponent as ours (1) or as
             nobody's (0) in the territory race, apples included.
-        apple_race: Race on past the horizon until every apple is reached, so a far
-            apple we reach strictly first still earns ``apple_own`` (1), or count
-            apples only within the horizon (0).
         intent: An apple no opponent both nearer (Manhattan) and heading for it is
             worth this fraction of ``apple_own`` (0: only apples we reach strictly
             first earn it).
@@ -177,7 +173,6 @@ class ChampionAgent(VoronoiAgent):
         trust: float = 1000.0,
         ties: int = 0,
         intent: float = 0.0,
-        apple_race: int = 0,
         max_depth: int = 24,
         time_fraction: float = 0.8,
         default_nodes: int = 300,
@@ -198,7 +193,6 @@ class ChampionAgent(VoronoiAgent):
             ("trust", trust, trust >= 0.0),
             ("ties", ties, ties in (0, 1)),
             ("intent", intent, 0.0 <= intent <= 1.0),
-            ("apple_race", apple_race, apple_race in (0, 1)),
         )
         for key, value, ok in checks:
             if not ok:
@@ -208,14 +202,12 @@ class ChampionAgent(VoronoiAgent):
                     "timid": "0 or 1",
                     "ties": "0 or 1",
                     "intent": "in [0, 1]",
-                    "apple_race": "0 or 1",
                 }.get(key, "≥ 0")
                 raise ConfigError(f"arena.champion: {key} {value} must be {what}")
         w = WEIGHTS.copy()
         w[W_SHARE], w[W_APPLE_SECOND], w[W_TERR], w[W_TERR_CAP] = share, second, terr, terr_cap
         w[W_APPLE_STEP], w[W_APPLE_OWN], w[W_ZOMBIE], w[W_HORIZON] = apple_step, apple_own, zombie, horizon
         w[W_LATE_C0], w[W_LATE_RATE], w[W_TIES], w[W_INTENT], w[W_CLOCK] = late_c0, late_rate, ties, intent, 1.0
-        w[W_APPLE_RACE] = apple_race
         self.weights = w
         self.timid = timid
         self.trust = trust

@@ -95,11 +95,9 @@ C_NODES, C_CAP, C_ABORT = 0, 1, 2
 # references'; the rest switch on and tune the champion's clock-aware value and its
 # timid-opponent ties (``W_CLOCK`` 0 leaves the references' evaluation exactly as it is).
 W_TERR, W_TERR_CAP, W_APPLE_STEP, W_APPLE_OWN, W_ZOMBIE, W_APPLE_SECOND, W_SHARE, W_HORIZON = range(8)
-W_LATE_C0, W_LATE_RATE, W_ROOT_LEN, W_TIES, W_INTENT, W_CLOCK, W_APPLE_RACE = range(8, 15)
-N_WEIGHTS = 15
-WEIGHTS = np.array(
-    [0.5, 400.0, 15.0, 2000.0, 100.0, 0.0, 0.0, 1.0e9, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], dtype=np.float64
-)
+W_LATE_C0, W_LATE_RATE, W_ROOT_LEN, W_TIES, W_INTENT, W_CLOCK = range(8, 14)
+N_WEIGHTS = 14
+WEIGHTS = np.array([0.5, 400.0, 15.0, 2000.0, 100.0, 0.0, 0.0, 1.0e9, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], dtype=np.float64)
 """The reference agents' weights: territory 0.5 a cell up to 400 cells, 15 a step to the
 nearest apple, 2,000 for one we reach strictly first, zombie heads 100 × (5 − distance)²,
 no second apple, no territory share, and a race over the whole board (``W_HORIZON``:
@@ -207,47 +205,6 @@ def _unclaimed(st: I32, lay: I32, me: int, a: int, md: int) -> bool:  # pragma: 
 
 
 @_jit
-def _expand(
-    c: int, d1: int, nbr: I32, dist: I32, owner: I32, freet: I32, queue: I32, hi: int, ties: bool, timid: I32, me: int
-) -> int:  # pragma: no cover - jitted
-    """One cell of the race: its owner claims the free neighbours at distance ``d1``; returns the queue's end.
-
-    A neighbour two owners reach at the same distance is nobody's (``-2``), or ours
-    when ``ties`` is set and the other is a timid opponent (it swerves from the meeting).
-    """
-    o = owner[c]
-    for k in range(4 * c, 4 * c + 4):
-        m = nbr[k]
-        if m < 0:
-            continue
-        if dist[m] < 0:
-            if freet[m] <= d1:
-                dist[m] = d1
-                owner[m] = o
-                queue[hi] = m
-                hi += 1
-        elif dist[m] == d1 and owner[m] != o:
-            if ties and (
-                (o == me and owner[m] >= 0 and timid[owner[m]] != 0) or (owner[m] == me and o >= 0 and timid[o] != 0)
-            ):
-                owner[m] = me
-            else:
-                owner[m] = -2
-    return hi
-
-
-@_jit
-def _unreached(st: I32, lay: I32, dist: I32) -> bool:  # pragma: no cover - jitted
-    """Whether some live apple's cell has no race distance yet."""
-    a0 = lay[L_APPLE]
-    for k in range(lay[L_NA]):
-        a = st[a0 + k]
-        if a >= 0 and dist[a] < 0:
-            return True
-    return False
-
-
-@_jit
 def evaluate_w(
     st: I32, lay: I32, nbr: I32, me: int, ply: int, work: I32, wts: F64, timid: I32
 ) -> float:  # pragma: no cover - jitted
@@ -331,7 +288,25 @@ def evaluate_w(
             if d1 > limit:
                 break  # the queue is in distance order: every later cell is as far
             lo += 1
-            hi = _expand(c, d1, nbr, dist, owner, freet, queue, hi, ties, timid, me)
+            o = owner[c]
+            for k in range(4 * c, 4 * c + 4):
+                m = nbr[k]
+                if m < 0:
+                    continue
+                if dist[m] < 0:
+                    if freet[m] <= d1:
+                        dist[m] = d1
+                        owner[m] = o
+                        queue[hi] = m
+                        hi += 1
+                elif dist[m] == d1 and owner[m] != o:
+                    if ties and (
+                        (o == me and owner[m] >= 0 and timid[owner[m]] != 0)
+                        or (owner[m] == me and o >= 0 and timid[o] != 0)
+                    ):
+                        owner[m] = me  # a timid opponent swerves from the meeting
+                    else:
+                        owner[m] = -2
         room = 0
         for k in range(hi):
             c = queue[k]
@@ -351,14 +326,6 @@ def evaluate_w(
         if room >= mlen + 2 or edge == 0 or lo >= hi:
             break
         limit = 1.0e18
-    # With ``W_APPLE_RACE`` the race also goes on until every live apple is reached, so
-    # an apple beyond the horizon is still ours when we reach it strictly first.
-    apple_race = wts[W_APPLE_RACE] != 0.0
-    if apple_race:
-        while lo < hi and _unreached(st, lay, dist):
-            c = queue[lo]
-            lo += 1
-            hi = _expand(c, dist[c] + 1, nbr, dist, owner, freet, queue, hi, ties, timid, me)
     v = 1000.0 * mlen
     a0 = lay[L_APPLE]
     best_apple = 0.0
@@ -375,7 +342,7 @@ def evaluate_w(
             md = abs(a % w - mx) + abs(a // w - my)
             if clock and md >= left:
                 val = 0.0  # out of reach before the end
-            elif dist[a] >= 0 and (apple_race or dist[a] <= horizon) and owner[a] == me:
+            elif 0 <= dist[a] <= horizon and owner[a] == me:
                 val = wts[W_APPLE_OWN] + step_w * (300.0 - dist[a])  # we get there strictly first
             elif intent > 0.0 and _unclaimed(st, lay, me, a, md):
                 val = intent * wts[W_APPLE_OWN] + step_w * (300.0 - md)
