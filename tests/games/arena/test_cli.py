@@ -197,3 +197,7 @@ def test_bench__budget_apart_from_the_games_speed(tmp_path, monkeypatch):
     assert _json(r.stdout)["budget_ms"] == 7.5
     low = runner.invoke(app, [*args, "--budget-ms", "0"])
     assert low.exit_code == 2 and "--budget-ms" in low.output
+    bot = tmp_path / "bot.py"
+    bot.write_text("print('UP')\n")
+    bots = runner.invoke(app, ["arena", "bench", *[str(bot)] * 4, "-c", str(cfg), "--budget-ms", "5"])
+    assert bots.exit_code == 2 and "--budget-ms does not apply" in bots.output
