@@ -1,4 +1,4 @@
-"""Issue 9's headline check at a small size: an arena tournament SIGKILLed halfway and resumed."""
+"""Issue 9's headline check at a small size: an arena tournament SIGKILLed midway and resumed."""
 
 import json
 import os
@@ -13,7 +13,9 @@ GAMES = 40
 
 def _tournament(tmp_path, store, *extra, **kw):
     config = tmp_path / "snake_config_small"
-    config.write_text("gw 16\ngh 16\nns 4\nnz 2\nduration 3\nspeed 50\n")
+    # 6,000-step games (about 0.1 s each): long enough that a watcher kept off the CPU
+    # for a second or two on a loaded machine still sees the run before it ends.
+    config.write_text("gw 16\ngh 16\nns 4\nnz 2\nduration 300\nspeed 50\n")
     cmd = [sys.executable, "-c", "from snakelab.cli import main; main()", "arena", "tournament", "greedy", "random"]
     cmd += ["--games", str(GAMES), "--seed", "5", "-j", "2", "--config", str(config), "--json", *extra]
     env = {**os.environ, "SNAKELAB_STORE": str(store)}
@@ -36,18 +38,18 @@ def _table(stdout):
     return obj
 
 
-def test_arena_tournament__sigkill_halfway_then_resume_gives_the_same_table(tmp_path):
+def test_arena_tournament__sigkill_midway_then_resume_gives_the_same_table(tmp_path):
     killed = tmp_path / "killed.sqlite"
     proc = _tournament(tmp_path, killed, start_new_session=True)
     deadline = time.monotonic() + 120
-    while _stored(killed) < GAMES // 2:
+    while _stored(killed) < GAMES // 4:
         assert proc.poll() is None, proc.communicate()
         assert time.monotonic() < deadline
         time.sleep(0.01)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.communicate()
     at_kill = _stored(killed)
-    assert GAMES // 2 <= at_kill < GAMES
+    assert GAMES // 4 <= at_kill < GAMES
 
     resumed = _tournament(tmp_path, killed, "--resume", "1")
     out, err = resumed.communicate(timeout=120)
