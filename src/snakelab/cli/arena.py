@@ -2,6 +2,11 @@
 
 ``play`` is one game (``run`` is its older, hidden name); ``bench`` many games of one
 line-up in fixed seats; ``tournament`` many games with rotating seats.
+
+Why one module: these are the three verbs of one command group, and they share the
+seat grammar (``-p``/``-b``/``-e`` in command-line order), the bot-file options and
+their refusals, the line-up planning (:func:`tournament_specs`) and the table
+(:func:`summarise`); split, each verb's file would import most of the others'.
 """
 
 from __future__ import annotations

@@ -39,6 +39,10 @@ for the harness and a busy machine); a depth that runs over is cut off by a node
 cap derived from the measured speed, and its result dropped. Time-budgeted play
 depends on the machine's speed and load, so it is not reproducible. With no
 budget the agent uses ``Budget(nodes=default_nodes)``.
+
+Why one module: it is one search — the evaluation, the alpha-beta kernel and the agent
+that drives it — and the champion (:mod:`.champion`) runs the same kernel with other
+weights and timid flags, so the references and the champion cannot drift apart.
 """
 
 from __future__ import annotations
@@ -105,7 +109,8 @@ the race stops at this distance; cells and apples beyond it are nobody's); no cl
 (``W_CLOCK`` 0: a death is :data:`DEAD`), no ties, no intent. The champion
 (:mod:`.champion`) sets the rest."""
 NO_TIMID = np.zeros(64, dtype=np.int32)
-"""No opponent is timid: every one is modelled as the references model everyone."""
+"""No opponent is timid: every one is modelled as the references model everyone (64 entries,
+the most snakes the rules allow, so one shared array serves every board)."""
 
 
 @numba.njit(cache=True)  # no nogil: an object-mode block cannot release the GIL anyway
