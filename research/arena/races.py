@@ -1,0 +1,149 @@
+"""Who wins the apple races: per agent, apples eaten and whether it was nearest when each appeared.
+
+Plays the screening line-up (same seeds and seats as ``screen.py``) and, for every apple
+that appears, notes each live snake's path length from its head through the cells free
+at that moment (bodies as walls); when the apple is eaten, notes who ate it. Prints per
+agent: apples eaten a game, appearances it was strictly nearest to and how often it then
+ate that apple, apples it ate without being nearest (races won from behind), the mean
+distance to a new apple, deaths, and the apples lost although nearest (and of those, how
+many while it ate another). ``--show`` prints every apple the first agent lost although
+nearest and ate nothing meanwhile.
+
+    python research/arena/races.py arena.champion arena.voronoi arena.voronoi arena.voronoi --games 4
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import defaultdict
+from typing import Any
+
+from snakelab.core.game import Budget
+from snakelab.core.registry import make, make_agent
+from snakelab.harness import match_seeds
+from snakelab.harness.match import play
+
+FAR = 10**6
+"""The distance of a head that cannot reach the apple through today's free cells."""
+
+
+def bfs(s: Any, heads: dict[int, int], target: int) -> dict[int, int]:
+    """Steps from each head to ``target`` through cells free now (bodies are walls; :data:`FAR` if none)."""
+    nbr, occ = s.grid.nbr, s.occ
+    dist = {target: 0}
+    frontier = [target]
+    while frontier:
+        nxt = []
+        for c in frontier:
+            for k in range(4):
+                m = nbr[4 * c + k]
+                if m >= 0 and m not in dist and (occ[m] == 0 or m in heads.values()):
+                    dist[m] = dist[c] + 1
+                    if occ[m] == 0:
+                        nxt.append(m)
+        frontier = nxt
+    return {i: dist.get(h, FAR) for i, h in heads.items()}
+
+
+class Races:
+    """The race counts of one game, added into ``tot`` (per agent name) as the game goes."""
+
+    def __init__(self, names: list[str], tot: dict[str, dict[str, float]], show: str, game: int) -> None:
+        self.names, self.tot, self.show, self.game = names, tot, show, game
+        self.seen: dict[int, tuple[int, list[int], dict[int, int], int]] = {}
+        """Apple cell -> nearest seat (-1 on a tie), apples each seat had eaten, distances, step."""
+        self.ate = [0] * len(names)
+
+    def on_step(self, s: Any, events: Any) -> None:
+        """Count this step's eats and deaths, then note the apples that appeared."""
+        w = s.config.game_width
+        tot, names = self.tot, self.names
+        for e in events:
+            if e.kind == "death":
+                tot[names[e.player]]["deaths"] += 1
+            if e.kind != "eat":
+                continue
+            x, y = e.data["cell"]
+            c = y * w + x
+            near, before, dists, t0 = self.seen.pop(c, (-2, [], {}, 0))
+            self.ate[e.player] += 1
+            t = tot[names[e.player]]
+            t["eaten"] += 1
+            if near == e.player:
+                t["won_nearest"] += 1
+            elif near >= 0:
+                t["won_behind"] += 1
+                lt = tot[names[near]]
+                lt["lost_nearest"] += 1
+                lt["lost_ate_other"] += self.ate[near] > before[near]
+                if names[near] == self.show and self.ate[near] == before[near]:
+                    print(
+                        f"  game {self.game} step {t0}->{s.steps}: apple {c % w},{c // w} lost by seat {near} "
+                        f"(distances {dists}) to seat {e.player}",
+                        flush=True,
+                    )
+        heads = {i: b[-1] for i, b in enumerate(s.bodies) if s.alive[i] and b}
+        for c in s.apples:
+            if c < 0 or c in self.seen:
+                continue
+            d = bfs(s, heads, c)
+            best = min(d.values(), default=0)
+            who = [i for i, v in d.items() if v == best]
+            near = who[0] if len(who) == 1 else -1
+            self.seen[c] = (near, list(self.ate), d, s.steps)
+            if near >= 0:
+                tot[names[near]]["nearest"] += 1
+            for i, v in d.items():
+                if v < FAR:
+                    tot[names[i]]["dist"] += v
+                    tot[names[i]]["appear"] += 1
+
+
+def main() -> None:
+    """Play the line-up and print the table."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("agents", nargs="+")
+    ap.add_argument("--games", type=int, default=4)
+    ap.add_argument("--first", type=int, default=0)
+    ap.add_argument("--budget-ms", type=float, default=10.0)
+    ap.add_argument("--game", default="arena(duration=60)")
+    ap.add_argument("--show", action="store_true", help="print each apple the first agent lost when nearest")
+    args = ap.parse_args()
+    refs = args.agents
+    n = len(refs)
+    tot: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    for k, seed in enumerate(match_seeds(1, args.first + args.games)):
+        if k < args.first:
+            continue
+        names = [refs[(i - k) % n] for i in range(n)]
+        races = Races(names, tot, refs[0] if args.show else "", k)
+        r = play(
+            make(args.game),
+            [make_agent(a) for a in names],
+            seed,
+            agent_names=names,
+            budget=Budget(time_s=args.budget_ms / 1000),
+            on_step=races.on_step,
+        )
+        longest = r.outcome.details["longest"]
+        for i, a in enumerate(names):
+            tot[a]["seats"] += 1
+            tot[a]["longest"] += longest[i]
+            tot[a]["wins"] += r.outcome.winner == i
+        print(f"game {k}: {names[r.outcome.winner]} won, longest {longest}", flush=True)
+    print(
+        f"{'agent':<28} seats wins longest eaten/g nearest/g won-nearest% won-behind/g mean-dist deaths/g "
+        "lost-near/g of-which-ate-other"
+    )
+    for a, t in tot.items():
+        g = t["seats"]
+        print(
+            f"{a:<28} {g:5.0f} {t['wins']:4.0f} {t['longest'] / g:7.1f} {t['eaten'] / g:7.1f} {t['nearest'] / g:9.1f} "
+            f"{100 * t['won_nearest'] / max(1, t['nearest']):12.1f} {t['won_behind'] / g:12.1f} "
+            f"{t['dist'] / max(1, t['appear']):9.1f} {t['deaths'] / g:7.2f} "
+            f"{t['lost_nearest'] / g:10.1f} {t['lost_ate_other'] / g:10.1f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
