@@ -164,3 +164,26 @@ def test_the_readme_states_the_same_exit_codes():
 
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     assert exit_codes_markdown() in readme
+
+
+def test_progress_without_a_terminal_writes_a_plain_line_now_and_then(monkeypatch, capsys):
+    # Rich draws no live bar without a terminal; a long run writes plain lines instead,
+    # at most every PLAIN_EVERY_S seconds, and none for the finishing update.
+    from snakelab.cli import common
+
+    monkeypatch.setattr(common, "PLAIN_EVERY_S", 0.0)
+    with common.progress_bar(3, "games") as prog:
+        for _ in range(3):
+            common.advance(prog)
+    err = capsys.readouterr().err
+    assert re.search(r"^games: 1/3 \(0:00:\d\d elapsed", err, re.M)
+    assert re.search(r"^games: 2/3 \(", err, re.M)
+    assert not re.search(r"^games: 3/3 \(", err, re.M)
+    monkeypatch.setattr(common, "PLAIN_EVERY_S", 3600.0)
+    with common.progress_bar(3, "games") as prog:
+        common.advance(prog)
+    assert "1/3 (" not in capsys.readouterr().err
+    monkeypatch.setattr(common, "PLAIN_EVERY_S", 0.0)
+    with common.progress_bar(3, "games", enabled=False) as prog:
+        common.advance(prog)
+    assert capsys.readouterr().err == ""

@@ -67,10 +67,65 @@ def print_json(obj: Any) -> None:
     sys.stdout.write(json.dumps(obj, indent=2) + "\n")
 
 
+PLAIN_EVERY_S = 60.0
+"""Without a terminal on standard error, a progress line at most this often."""
+
+
+def _clock(seconds: float) -> str:
+    """``H:MM:SS`` as rich's time columns write it."""
+    m, sec = divmod(int(seconds), 60)
+    h, m = divmod(m, 60)
+    return f"{h}:{m:02d}:{sec:02d}"
+
+
+class _Progress(Progress):
+    """A rich progress bar that, when standard error is no terminal, also writes plain lines.
+
+    Rich draws nothing live without a terminal (a log file, ``2> file``, a CI job), so a
+    long run would say nothing until it ends. Instead, every :data:`PLAIN_EVERY_S`
+    seconds of it an update writes one line, e.g. ``arena tournament: 12/100 (0:04:10
+    elapsed, about 0:30:35 left)``; the finished bar is printed at the end as usual.
+    """
+
+    def __init__(self, *columns: Any, plain: bool, **options: Any) -> None:
+        super().__init__(*columns, **options)
+        self._plain = plain
+        self._last = time.monotonic()
+
+    def advance(self, *args: Any, **kwargs: Any) -> None:
+        """Advance a task (as rich does), then perhaps write a plain line."""
+        super().advance(*args, **kwargs)
+        self._write_plain()
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        """Update a task (as rich does), then perhaps write a plain line."""
+        super().update(*args, **kwargs)
+        self._write_plain()
+
+    def _write_plain(self) -> None:
+        now = time.monotonic()
+        if not self._plain or not self.tasks or now - self._last < PLAIN_EVERY_S:
+            return
+        task = self.tasks[0]
+        if task.finished:
+            return  # the final bar says it
+        self._last = now
+        done = f"{task.completed:g}/{task.total:g}" if task.total is not None else f"{task.completed:g}"
+        when = f"{_clock(task.elapsed or 0.0)} elapsed"
+        if task.time_remaining is not None:
+            when += f", about {_clock(task.time_remaining)} left"
+        sys.stderr.write(f"{task.description}: {done} ({when})\n")
+        sys.stderr.flush()
+
+
 @contextmanager
 def progress_bar(total: int, label: str, *, enabled: bool = True) -> Iterator[Progress]:
-    """A rich progress bar on standard error (so ``--json`` output stays clean)."""
-    prog = Progress(
+    """A rich progress bar on standard error (so ``--json`` output stays clean).
+
+    Without a terminal there, the bar is drawn once at the end and a plain line is
+    written every :data:`PLAIN_EVERY_S` seconds meanwhile (see :class:`_Progress`).
+    """
+    prog = _Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
@@ -79,6 +134,7 @@ def progress_bar(total: int, label: str, *, enabled: bool = True) -> Iterator[Pr
         console=err_console,
         disable=not enabled,
         transient=False,
+        plain=enabled and not err_console.is_terminal,
     )
     with prog:
         prog.add_task(label, total=total)
