@@ -29,9 +29,9 @@ deepening within the budget, zombies exact, one compiled kernel (:func:`.voronoi
   steps, with snakes of 100–200 cells, the champion lost to the references
   (``docs/arena.md``; the cause is not yet known: one game with the full race lost
   as well);
-* **most of the budget** (``time_fraction``, 0.8 instead of the references' 0.4): the
-  champion's strength was measured to be limited by depth (``docs/arena.md``), and
-  its CPU p99 stays near 8 ms of a 10 ms budget.
+* **most of the budget** (``time_fraction``, 0.8 instead of the references' 0.4): a
+  20-game screen favoured it over 55 %, a later one at 40 % did about as well
+  (``docs/arena.md``); its CPU p99 stays near 8 ms of a 10 ms budget.
 
 The evaluation's other weights — ``share`` (our fraction of the cells the snakes reach
 first), ``second`` (the second-best apple), ``terr``, ``terr_cap``, ``apple_step``,
