@@ -54,6 +54,7 @@ from snakelab.games.arena.voronoi import (
     W_APPLE_OWN,
     W_APPLE_SECOND,
     W_APPLE_STEP,
+    W_CLAIM,
     W_CLOCK,
     W_HORIZON,
     W_INTENT,
@@ -67,6 +68,7 @@ from snakelab.games.arena.voronoi import (
     W_ZOMBIE,
     WEIGHTS,
     VoronoiAgent,
+    claims,
 )
 
 
@@ -173,6 +175,7 @@ class ChampionAgent(VoronoiAgent):
         trust: float = 1000.0,
         ties: int = 0,
         intent: float = 0.0,
+        claim: int = 1,
         max_depth: int = 24,
         time_fraction: float = 0.8,
         default_nodes: int = 300,
@@ -193,6 +196,7 @@ class ChampionAgent(VoronoiAgent):
             ("trust", trust, trust >= 0.0),
             ("ties", ties, ties in (0, 1)),
             ("intent", intent, 0.0 <= intent <= 1.0),
+            ("claim", claim, claim in (0, 1)),
         )
         for key, value, ok in checks:
             if not ok:
@@ -201,6 +205,7 @@ class ChampionAgent(VoronoiAgent):
                     "horizon": "≥ 1",
                     "timid": "0 or 1",
                     "ties": "0 or 1",
+                    "claim": "0 or 1",
                     "intent": "in [0, 1]",
                 }.get(key, "≥ 0")
                 raise ConfigError(f"arena.champion: {key} {value} must be {what}")
@@ -211,6 +216,7 @@ class ChampionAgent(VoronoiAgent):
         self.weights = w
         self.timid = timid
         self.trust = trust
+        self.claim = claim
         self.last_timid: list[int] = []
         """Per snake, 1 where the last move modelled the opponent as timid (for tests)."""
 
@@ -228,6 +234,18 @@ class ChampionAgent(VoronoiAgent):
         wts = self.weights.copy()
         wts[W_ROOT_LEN] = len(s.bodies[self.player]) + growth[self.player]
         return wts, np.asarray(timid, dtype=np.int32)
+
+    def _at_root(
+        self,
+        wts: npt.NDArray[np.float64],
+        root: npt.NDArray[np.int32],
+        lay: npt.NDArray[np.int32],
+        nbr: npt.NDArray[np.int32],
+    ) -> npt.NDArray[np.float64]:
+        """With ``claim``: the apples no snake reaching them first heads for (:func:`.voronoi.claims`)."""
+        if self.claim:
+            wts[W_CLAIM] = float(claims(root, lay, nbr, self.player, self._work))
+        return wts
 
 
 __all__ = ["ChampionAgent", "ContactModel"]

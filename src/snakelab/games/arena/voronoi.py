@@ -99,9 +99,11 @@ C_NODES, C_CAP, C_ABORT = 0, 1, 2
 # references'; the rest switch on and tune the champion's clock-aware value and its
 # timid-opponent ties (``W_CLOCK`` 0 leaves the references' evaluation exactly as it is).
 W_TERR, W_TERR_CAP, W_APPLE_STEP, W_APPLE_OWN, W_ZOMBIE, W_APPLE_SECOND, W_SHARE, W_HORIZON = range(8)
-W_LATE_C0, W_LATE_RATE, W_ROOT_LEN, W_TIES, W_INTENT, W_CLOCK = range(8, 14)
-N_WEIGHTS = 14
-WEIGHTS = np.array([0.5, 400.0, 15.0, 2000.0, 100.0, 0.0, 0.0, 1.0e9, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], dtype=np.float64)
+W_LATE_C0, W_LATE_RATE, W_ROOT_LEN, W_TIES, W_INTENT, W_CLOCK, W_CLAIM = range(8, 15)
+N_WEIGHTS = 15
+WEIGHTS = np.array(
+    [0.5, 400.0, 15.0, 2000.0, 100.0, 0.0, 0.0, 1.0e9, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], dtype=np.float64
+)
 """The reference agents' weights: territory 0.5 a cell up to 400 cells, 15 a step to the
 nearest apple, 2,000 for one we reach strictly first, zombie heads 100 × (5 − distance)²,
 no second apple, no territory share, and a race over the whole board (``W_HORIZON``:
@@ -207,6 +209,107 @@ def _unclaimed(st: I32, lay: I32, me: int, a: int, md: int) -> bool:  # pragma: 
         if not nearer:
             return False
     return True
+
+
+@_jit
+def claims(st: I32, lay: I32, nbr: I32, me: int, work: I32) -> int:  # pragma: no cover - jitted
+    """The apple slots (a bit mask of the first 52) we can claim: no snake there first heads for it.
+
+    Every snake and zombie head races alone to every apple (a body cell free from the
+    step its tail passes it). A snake *owns* an apple it reaches strictly before every
+    other head; it heads for the nearest apple it owns, else for the nearest by
+    Manhattan distance — as the references' evaluation does. An apple is ours to claim
+    when we reach it and every snake that reaches it no later than we do heads for
+    another.
+    """
+    size = lay[L_SIZE]
+    n = lay[L_N]
+    nz = lay[sim.L_NZ]
+    na = min(lay[L_NA], 52)
+    w = lay[L_W]
+    snk = lay[L_SNK]
+    cap = lay[L_CAP]
+    a0 = lay[L_APPLE]
+    dist = work[0:size]
+    freet = work[2 * size : 3 * size]
+    queue = work[3 * size : 4 * size]
+    big = 1 << 20
+    for c in range(size):
+        freet[c] = big if st[lay[L_OCC] + c] != 0 else 0
+    for i in range(n):
+        f = snk + NF * i
+        if st[f + F_ALIVE] == 0:
+            continue
+        base = lay[L_BODY] + cap * i
+        tail = st[f + F_TAIL]
+        g = st[f + F_GROWTH]
+        for k in range(st[f + F_LEN]):
+            freet[st[base + (tail + k) % cap]] = k + 1 + g
+    far = 1 << 30
+    ad = np.full((n + nz, na), far, np.int64)  # steps from each head (snakes, then zombies) to each apple
+    for src in range(n + nz):
+        if src < n:
+            if st[snk + NF * src + F_ALIVE] == 0:
+                continue
+            h = head_of(st, lay, src)
+        else:
+            h = zombie_head(st, lay, src - n)
+        for c in range(size):
+            dist[c] = -1
+        dist[h] = 0
+        queue[0] = h
+        lo, hi = 0, 1
+        while lo < hi:
+            c = queue[lo]
+            lo += 1
+            d1 = dist[c] + 1
+            for k in range(4 * c, 4 * c + 4):
+                m = nbr[k]
+                if m >= 0 and dist[m] < 0 and freet[m] <= d1:
+                    dist[m] = d1
+                    queue[hi] = m
+                    hi += 1
+        for k in range(na):
+            a = st[a0 + k]
+            if a >= 0 and dist[a] >= 0:
+                ad[src, k] = dist[a]
+    target = np.full(n, -1, np.int64)
+    for i in range(n):
+        if st[snk + NF * i + F_ALIVE] == 0:
+            continue
+        best = far
+        for k in range(na):
+            if st[a0 + k] < 0 or ad[i, k] >= far:
+                continue
+            mine = True
+            for o in range(n + nz):
+                if o != i and ad[o, k] <= ad[i, k]:
+                    mine = False
+                    break
+            if mine and ad[i, k] < best:
+                best = ad[i, k]
+                target[i] = k
+        if target[i] < 0:
+            h = head_of(st, lay, i)
+            for k in range(na):
+                a = st[a0 + k]
+                if a >= 0:
+                    md = abs(a % w - h % w) + abs(a // w - h // w)
+                    if md < best:
+                        best = md
+                        target[i] = k
+    mask = 0
+    for k in range(na):
+        if st[a0 + k] < 0 or ad[me, k] >= far:
+            continue
+        free = True
+        for i in range(n):
+            if i != me and ad[i, k] <= ad[me, k] and target[i] == k:
+                free = False
+                break
+        if free:
+            mask |= 1 << k
+    return mask
 
 
 @_jit
@@ -337,6 +440,7 @@ def evaluate_w(
     second = 0.0
     step_w = wts[W_APPLE_STEP]
     intent = wts[W_INTENT]
+    claim = int(wts[W_CLAIM])
     for k in range(lay[L_NA]):
         a = st[a0 + k]
         if a < 0:
@@ -349,6 +453,8 @@ def evaluate_w(
                 val = 0.0  # out of reach before the end
             elif 0 <= dist[a] <= horizon and owner[a] == me:
                 val = wts[W_APPLE_OWN] + step_w * (300.0 - dist[a])  # we get there strictly first
+            elif k < 52 and (claim >> k) & 1:
+                val = wts[W_APPLE_OWN] + step_w * (300.0 - md)  # no snake there first heads for it
             elif intent > 0.0 and _unclaimed(st, lay, me, a, md):
                 val = intent * wts[W_APPLE_OWN] + step_w * (300.0 - md)
             else:
@@ -547,6 +653,11 @@ class VoronoiAgent(BaseAgent):
         del s, growth
         return self.weights, NO_TIMID
 
+    def _at_root(self, wts: F64, root: I32, lay: I32, nbr: I32) -> F64:
+        """The weights after a look at the encoded root position (a subclass's hook)."""
+        del root, lay, nbr
+        return wts
+
     def act(self, observation: Any, budget: Budget | None) -> int:
         """One move: an absolute direction."""
         t0 = time.perf_counter()
@@ -564,6 +675,7 @@ class VoronoiAgent(BaseAgent):
         root = sim.encode(s, lay, growth)
         bufs = np.empty((self.max_depth + 2, root.shape[0]), np.int32)
         bufs[0] = root
+        wts = self._at_root(wts, root, lay, nbr)
         if budget is None or (budget.time_s is None and budget.nodes is None):
             budget = Budget(nodes=self.default_nodes)
         node_cap = budget.nodes if budget.nodes is not None else 1 << 60
