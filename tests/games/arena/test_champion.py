@@ -231,3 +231,22 @@ def test_a_room_closed_beyond_the_horizon_is_a_trap():
     assert len(closed.bodies[0]) == 33
     for horizon in (3, 1.0e9):
         assert _value(closed, horizon) < _value(open_, horizon) - 15000
+
+
+def test_an_apple_is_ours_to_claim_when_the_snake_there_first_heads_for_another():
+    from snakelab.games.arena.voronoi import claims
+
+    # Apple A (slot 0) is 12 steps from us and 5 from snake 1; apple B (slot 1) is 3 or
+    # 6 from snake 1 and far from us. Snake 1 reaches both first and heads for the
+    # nearer: with B at 3 steps it leaves A to us, with B at 6 it takes A and leaves B.
+    for far_apple, mask in ((16, 0b01), (19, 0b10)):
+        row = ["."] * 20
+        row[10] = "*"
+        row[far_apple] = "*"
+        s = board("0a" + "." * 18 + "\n" + "." * 14 + "1b" + "." * 4 + "\n" + "".join(row))
+        lay = sim.layout(s)
+        st = sim.encode(s, lay)
+        assert [st[lay[sim.L_APPLE] + k] for k in range(2)] == [s.grid.index(10, 2), s.grid.index(far_apple, 2)]
+        work = np.empty(4 * lay[sim.L_SIZE] + 1, np.int32)
+        assert claims(st, lay, sim.grid_nbr(s), 0, work) == mask
+        assert claims(st, lay, sim.grid_nbr(s), 1, work) == 0b11  # no one is there before snake 1

@@ -6,6 +6,13 @@ deepening within the budget, zombies exact, one compiled kernel (:func:`.voronoi
 — with what it assumes and values set by its weights and timid flags
 (:meth:`ChampionAgent._model`):
 
+* **claimed apples** (``claim``, on): once a move, every snake and zombie head races
+  alone to every apple (:func:`.voronoi.claims`), and each opponent's target is
+  predicted as the references choose theirs: the nearest apple it reaches strictly
+  first, else the nearest by Manhattan distance. An apple that every snake reaching it
+  no later than we do is heading away from is ours to claim: it earns the bonus of an
+  apple we reach first. The nearest snake to an apple is often bound for the other
+  one; the references, which count only apples they reach first, leave those to it;
 * **timid opponents** (``timid``, on): :class:`ContactModel` watches every opponent
   next to a cell another head could also enter (a head-on there kills both). The
   greedy filler steps in whenever its apple lies that way; a paranoid searcher — both
@@ -153,6 +160,9 @@ class ChampionAgent(VoronoiAgent):
         intent: An apple no opponent both nearer (Manhattan) and heading for it is
             worth this fraction of ``apple_own`` (0: only apples we reach strictly
             first earn it).
+        claim: Value an apple as ours when every snake reaching it no later than we do
+            is predicted to head for another (1), or only apples we reach strictly
+            first (0).
         max_depth: Deepest iteration.
         time_fraction: Share of ``Budget.time_s`` the search may plan to use.
         default_nodes: Node budget when given no budget (300: about what a 10 ms move
