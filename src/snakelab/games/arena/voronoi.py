@@ -40,8 +40,9 @@ cap derived from the measured speed, and its result dropped. Time-budgeted play
 depends on the machine's speed and load, so it is not reproducible. With no
 budget the agent uses ``Budget(nodes=default_nodes)``.
 
-Why one module: it is one search — the evaluation, the alpha-beta kernel and the agent
-that drives it — and the champion (:mod:`.champion`) runs the same kernel with other
+Why one module: it is one search — the evaluation (with :func:`claims`, the apples a
+root race says no nearer snake is bound for), the alpha-beta kernel and the agent that
+drives it — and the champion (:mod:`.champion`) runs the same kernel with other
 weights and timid flags, so the references and the champion cannot drift apart.
 """
 
@@ -212,6 +213,22 @@ def _unclaimed(st: I32, lay: I32, me: int, a: int, md: int) -> bool:  # pragma: 
 
 
 @_jit
+def _body_free_times(st: I32, lay: I32, freet: I32) -> None:  # pragma: no cover - jitted
+    """Set ``freet`` of every live snake's body cell to the step from which it is free (its tail passed)."""
+    snk = lay[L_SNK]
+    cap = lay[L_CAP]
+    for i in range(lay[L_N]):
+        f = snk + NF * i
+        if st[f + F_ALIVE] == 0:
+            continue
+        base = lay[L_BODY] + cap * i
+        tail = st[f + F_TAIL]
+        g = st[f + F_GROWTH]
+        for k in range(st[f + F_LEN]):
+            freet[st[base + (tail + k) % cap]] = k + 1 + g
+
+
+@_jit
 def claims(st: I32, lay: I32, nbr: I32, me: int, work: I32) -> int:  # pragma: no cover - jitted
     """The apple slots (a bit mask of the first 52) we can claim: no snake there first heads for it.
 
@@ -228,7 +245,6 @@ def claims(st: I32, lay: I32, nbr: I32, me: int, work: I32) -> int:  # pragma: n
     na = min(lay[L_NA], 52)
     w = lay[L_W]
     snk = lay[L_SNK]
-    cap = lay[L_CAP]
     a0 = lay[L_APPLE]
     dist = work[0:size]
     freet = work[2 * size : 3 * size]
@@ -236,15 +252,7 @@ def claims(st: I32, lay: I32, nbr: I32, me: int, work: I32) -> int:  # pragma: n
     big = 1 << 20
     for c in range(size):
         freet[c] = big if st[lay[L_OCC] + c] != 0 else 0
-    for i in range(n):
-        f = snk + NF * i
-        if st[f + F_ALIVE] == 0:
-            continue
-        base = lay[L_BODY] + cap * i
-        tail = st[f + F_TAIL]
-        g = st[f + F_GROWTH]
-        for k in range(st[f + F_LEN]):
-            freet[st[base + (tail + k) % cap]] = k + 1 + g
+    _body_free_times(st, lay, freet)
     far = 1 << 30
     ad = np.full((n + nz, na), far, np.int64)  # steps from each head (snakes, then zombies) to each apple
     for src in range(n + nz):
@@ -331,7 +339,6 @@ def evaluate_w(
     w = lay[L_W]
     occ0 = lay[L_OCC]
     snk = lay[L_SNK]
-    cap = lay[L_CAP]
     fm = snk + NF * me
     if st[fm + F_ALIVE] == 0:
         return dead_value(st, lay, me, ply, wts)
@@ -347,15 +354,7 @@ def evaluate_w(
     for c in range(size):
         dist[c] = -1
         freet[c] = big if st[occ0 + c] != 0 else 0
-    for i in range(n):
-        f = snk + NF * i
-        if st[f + F_ALIVE] == 0:
-            continue
-        base = lay[L_BODY] + cap * i
-        tail = st[f + F_TAIL]
-        g = st[f + F_GROWTH]
-        for k in range(st[f + F_LEN]):
-            freet[st[base + (tail + k) % cap]] = k + 1 + g
+    _body_free_times(st, lay, freet)
     mh = head_of(st, lay, me)
     mx, my = mh % w, mh // w
     zpen = 0.0
