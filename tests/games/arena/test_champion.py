@@ -202,20 +202,6 @@ def test_a_closed_pocket_is_a_trap_at_any_horizon():
         assert _value(closed, horizon) < _value(open_, horizon) - 15000
 
 
-def test_an_apple_whose_nearer_rival_heads_elsewhere_is_unclaimed():
-    from snakelab.games.arena.voronoi import _unclaimed
-
-    for far_apple, want in ((16, True), (19, False)):
-        row = ["."] * 20
-        row[10] = "*"  # apple A: 10 from us, 4 from snake 1
-        row[far_apple] = "*"  # apple B: 2 (or 5) from snake 1
-        s = board("0a" + "." * 18 + "\n" + "." * 14 + "1b" + "." * 4 + "\n" + "".join(row))
-        lay = sim.layout(s)
-        st = sim.encode(s, lay)
-        a = s.grid.index(10, 2)
-        assert _unclaimed(st, lay, 0, a, 12) is want
-
-
 def test_a_room_closed_beyond_the_horizon_is_a_trap():
     # A 33-cell snake has just entered a 27-cell dead end, closed 27 steps away: the
     # near race (3 steps) cannot tell, so the race goes on and finds the trap. With a

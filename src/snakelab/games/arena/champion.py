@@ -42,7 +42,7 @@ deepening within the budget, zombies exact, one compiled kernel (:func:`.voronoi
 
 The evaluation's other weights — ``share`` (our fraction of the cells the snakes reach
 first), ``second`` (the second-best apple), ``terr``, ``terr_cap``, ``apple_step``,
-``apple_own``, ``zombie``, ``ties``, ``intent`` — are parameters too, so a variant can be screened
+``apple_own``, ``zombie``, ``ties`` — are parameters too, so a variant can be screened
 from the command line (``arena.champion(timid=0)``); ``docs/arena.md`` records the
 measured ones. Budgets are as :class:`~.voronoi.VoronoiAgent`'s; with no budget at all
 the champion searches 300 nodes, about what a 10 ms move searches.
@@ -64,7 +64,6 @@ from snakelab.games.arena.voronoi import (
     W_CLAIM,
     W_CLOCK,
     W_HORIZON,
-    W_INTENT,
     W_LATE_C0,
     W_LATE_RATE,
     W_ROOT_LEN,
@@ -157,9 +156,6 @@ class ChampionAgent(VoronoiAgent):
             steps into contested cells (1,000: one such step makes it reckless for good).
         ties: Count a cell we reach as soon as a timid opponent as ours (1) or as
             nobody's (0) in the territory race, apples included.
-        intent: An apple no opponent both nearer (Manhattan) and heading for it is
-            worth this fraction of ``apple_own`` (0: only apples we reach strictly
-            first earn it).
         claim: Value an apple as ours when every snake reaching it no later than we do
             is predicted to head for another (1), or only apples we reach strictly
             first (0).
@@ -184,7 +180,6 @@ class ChampionAgent(VoronoiAgent):
         timid: int = 1,
         trust: float = 1000.0,
         ties: int = 0,
-        intent: float = 0.0,
         claim: int = 1,
         max_depth: int = 24,
         time_fraction: float = 0.8,
@@ -205,7 +200,6 @@ class ChampionAgent(VoronoiAgent):
             ("timid", timid, timid in (0, 1)),
             ("trust", trust, trust >= 0.0),
             ("ties", ties, ties in (0, 1)),
-            ("intent", intent, 0.0 <= intent <= 1.0),
             ("claim", claim, claim in (0, 1)),
         )
         for key, value, ok in checks:
@@ -216,13 +210,12 @@ class ChampionAgent(VoronoiAgent):
                     "timid": "0 or 1",
                     "ties": "0 or 1",
                     "claim": "0 or 1",
-                    "intent": "in [0, 1]",
                 }.get(key, "≥ 0")
                 raise ConfigError(f"arena.champion: {key} {value} must be {what}")
         w = WEIGHTS.copy()
         w[W_SHARE], w[W_APPLE_SECOND], w[W_TERR], w[W_TERR_CAP] = share, second, terr, terr_cap
         w[W_APPLE_STEP], w[W_APPLE_OWN], w[W_ZOMBIE], w[W_HORIZON] = apple_step, apple_own, zombie, horizon
-        w[W_LATE_C0], w[W_LATE_RATE], w[W_TIES], w[W_INTENT], w[W_CLOCK] = late_c0, late_rate, ties, intent, 1.0
+        w[W_LATE_C0], w[W_LATE_RATE], w[W_TIES], w[W_CLOCK] = late_c0, late_rate, ties, 1.0
         self.weights = w
         self.timid = timid
         self.trust = trust

@@ -100,16 +100,14 @@ C_NODES, C_CAP, C_ABORT = 0, 1, 2
 # references'; the rest switch on and tune the champion's clock-aware value and its
 # timid-opponent ties (``W_CLOCK`` 0 leaves the references' evaluation exactly as it is).
 W_TERR, W_TERR_CAP, W_APPLE_STEP, W_APPLE_OWN, W_ZOMBIE, W_APPLE_SECOND, W_SHARE, W_HORIZON = range(8)
-W_LATE_C0, W_LATE_RATE, W_ROOT_LEN, W_TIES, W_INTENT, W_CLOCK, W_CLAIM = range(8, 15)
-N_WEIGHTS = 15
-WEIGHTS = np.array(
-    [0.5, 400.0, 15.0, 2000.0, 100.0, 0.0, 0.0, 1.0e9, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], dtype=np.float64
-)
+W_LATE_C0, W_LATE_RATE, W_ROOT_LEN, W_TIES, W_CLOCK, W_CLAIM = range(8, 14)
+N_WEIGHTS = 14
+WEIGHTS = np.array([0.5, 400.0, 15.0, 2000.0, 100.0, 0.0, 0.0, 1.0e9, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], dtype=np.float64)
 """The reference agents' weights: territory 0.5 a cell up to 400 cells, 15 a step to the
 nearest apple, 2,000 for one we reach strictly first, zombie heads 100 × (5 − distance)²,
 no second apple, no territory share, and a race over the whole board (``W_HORIZON``:
 the race stops at this distance; cells and apples beyond it are nobody's); no clock
-(``W_CLOCK`` 0: a death is :data:`DEAD`), no ties, no intent. The champion
+(``W_CLOCK`` 0: a death is :data:`DEAD`), no ties, no claims. The champion
 (:mod:`.champion`) sets the rest."""
 NO_TIMID = np.zeros(64, dtype=np.int32)
 """No opponent is timid: every one is modelled as the references model everyone (64 entries,
@@ -180,36 +178,6 @@ def dead_value(st: I32, lay: I32, me: int, ply: int, wts: F64) -> float:  # prag
     left = max(left, 0)
     reached = wts[W_ROOT_LEN] + lay[L_GROWTH] * st[lay[L_SNK] + NF * me + F_EATEN]
     return 1000.0 * reached - wts[W_LATE_C0] - wts[W_LATE_RATE] * left
-
-
-@_jit
-def _unclaimed(st: I32, lay: I32, me: int, a: int, md: int) -> bool:  # pragma: no cover - jitted
-    """Whether every opponent at least as near apple ``a`` as we are (Manhattan ``md``) heads for another apple.
-
-    An opponent heads for the live apple nearest its head (Manhattan, as the greedy
-    filler and the references' pull do); one equally near two apples may take either.
-    """
-    n = lay[L_N]
-    w = lay[L_W]
-    a0 = lay[L_APPLE]
-    ax, ay = a % w, a // w
-    for j in range(n):
-        if j == me or st[lay[L_SNK] + NF * j + F_ALIVE] == 0:
-            continue
-        h = head_of(st, lay, j)
-        hx, hy = h % w, h // w
-        dj = abs(ax - hx) + abs(ay - hy)
-        if dj > md:
-            continue
-        nearer = False
-        for k in range(lay[L_NA]):
-            b = st[a0 + k]
-            if b >= 0 and b != a and abs(b % w - hx) + abs(b // w - hy) < dj:
-                nearer = True
-                break
-        if not nearer:
-            return False
-    return True
 
 
 @_jit
@@ -438,7 +406,6 @@ def evaluate_w(
     best_apple = 0.0
     second = 0.0
     step_w = wts[W_APPLE_STEP]
-    intent = wts[W_INTENT]
     claim = int(wts[W_CLAIM])
     for k in range(lay[L_NA]):
         a = st[a0 + k]
@@ -454,8 +421,6 @@ def evaluate_w(
                 val = wts[W_APPLE_OWN] + step_w * (300.0 - dist[a])  # we get there strictly first
             elif k < 52 and (claim >> k) & 1:
                 val = wts[W_APPLE_OWN] + step_w * (300.0 - md)  # no snake there first heads for it
-            elif intent > 0.0 and _unclaimed(st, lay, me, a, md):
-                val = intent * wts[W_APPLE_OWN] + step_w * (300.0 - md)
             else:
                 val = step_w * (300.0 - md)
         if val > best_apple:
