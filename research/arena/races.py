@@ -5,8 +5,9 @@ that appears, notes each live snake's path length from its head through the cell
 at that moment (bodies as walls); when the apple is eaten, notes who ate it. Prints per
 agent: apples eaten a game, appearances it was strictly nearest to and how often it then
 ate that apple, apples it ate without being nearest (races won from behind), the mean
-distance to a new apple, deaths, and the apples lost although nearest (and of those, how
-many while it ate another). ``--show`` prints every apple the first agent lost although
+distance to a new apple, deaths (and their causes), and the apples lost although nearest (and of those, how
+many while it ate another), and of the appearances it was nearest to, how many found it
+idle (strictly nearest no other apple) or busy. ``--show`` prints every apple the first agent lost although
 nearest and ate nothing meanwhile.
 
     python research/arena/races.py arena.champion arena.voronoi arena.voronoi arena.voronoi --games 4
@@ -61,6 +62,7 @@ class Races:
         for e in events:
             if e.kind == "death":
                 tot[names[e.player]]["deaths"] += 1
+                tot[names[e.player]][f"death:{e.data['cause']}"] += 1
             if e.kind != "eat":
                 continue
             x, y = e.data["cell"]
@@ -83,9 +85,10 @@ class Races:
                         flush=True,
                     )
         heads = {i: b[-1] for i, b in enumerate(s.bodies) if s.alive[i] and b}
-        for c in s.apples:
-            if c < 0 or c in self.seen:
-                continue
+        new = [c for c in s.apples if c >= 0 and c not in self.seen]
+        # A snake is busy when it is strictly nearest an apple already on the board.
+        busy = {near for c, (near, *_rest) in self.seen.items() if near >= 0 and c in s.apples}
+        for c in new:
             d = bfs(s, heads, c)
             best = min(d.values(), default=0)
             who = [i for i, v in d.items() if v == best]
@@ -93,6 +96,7 @@ class Races:
             self.seen[c] = (near, list(self.ate), d, s.steps)
             if near >= 0:
                 tot[names[near]]["nearest"] += 1
+                tot[names[near]]["nearest_busy" if near in busy else "nearest_idle"] += 1
             for i, v in d.items():
                 if v < FAR:
                     tot[names[i]]["dist"] += v
@@ -133,7 +137,7 @@ def main() -> None:
         print(f"game {k}: {names[r.outcome.winner]} won, longest {longest}", flush=True)
     print(
         f"{'agent':<28} seats wins longest eaten/g nearest/g won-nearest% won-behind/g mean-dist deaths/g "
-        "lost-near/g of-which-ate-other"
+        "lost-near/g of-which-ate-other near-idle/g near-busy/g"
     )
     for a, t in tot.items():
         g = t["seats"]
@@ -141,8 +145,12 @@ def main() -> None:
             f"{a:<28} {g:5.0f} {t['wins']:4.0f} {t['longest'] / g:7.1f} {t['eaten'] / g:7.1f} {t['nearest'] / g:9.1f} "
             f"{100 * t['won_nearest'] / max(1, t['nearest']):12.1f} {t['won_behind'] / g:12.1f} "
             f"{t['dist'] / max(1, t['appear']):9.1f} {t['deaths'] / g:7.2f} "
-            f"{t['lost_nearest'] / g:10.1f} {t['lost_ate_other'] / g:10.1f}"
+            f"{t['lost_nearest'] / g:10.1f} {t['lost_ate_other'] / g:10.1f} "
+            f"{t['nearest_idle'] / g:9.1f} {t['nearest_busy'] / g:9.1f}"
         )
+    for a, t in tot.items():
+        causes = {k.split(":", 1)[1]: int(v) for k, v in sorted(t.items()) if k.startswith("death:")}
+        print(f"{a:<28} deaths by cause: {causes}")
 
 
 if __name__ == "__main__":
