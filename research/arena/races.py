@@ -5,10 +5,11 @@ that appears, notes each live snake's path length from its head through the cell
 at that moment (bodies as walls); when the apple is eaten, notes who ate it. Prints per
 agent: apples eaten a game, appearances it was strictly nearest to and how often it then
 ate that apple, apples it ate without being nearest (races won from behind), the mean
-distance to a new apple, deaths (and their causes), and the apples lost although nearest (and of those, how
-many while it ate another), and of the appearances it was nearest to, how many found it
-idle (strictly nearest no other apple) or busy. ``--show`` prints every apple the first agent lost although
-nearest and ate nothing meanwhile.
+distance to a new apple, deaths, the apples lost although nearest (and of those, how
+many while it ate another), and how many of the appearances it was nearest to found it
+idle (strictly nearest no other apple) or busy; then each agent's deaths by cause.
+``--show`` prints every apple the first agent lost although nearest and ate nothing
+meanwhile.
 
     python research/arena/races.py arena.champion arena.voronoi arena.voronoi arena.voronoi --games 4
 """
