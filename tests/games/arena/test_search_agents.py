@@ -1,5 +1,8 @@
 """The searching agents (references and champion): forced moves, node-budget determinism, time budgets."""
 
+import os
+import signal
+import threading
 import time
 
 import pytest
@@ -270,3 +273,21 @@ def test_the_champion_race_horizon_cuts_the_evaluation():
     near[W_HORIZON] = 3
     # Within 3 steps a snake owns at most 24 cells: far less territory than on the whole board.
     assert evaluate_w(st, lay, nbr, 0, 0, work, near, NO_TIMID) < full
+
+
+@pytest.mark.parametrize("name", AGENTS)
+def test_an_interrupt_during_a_timed_search_stays_an_interrupt(name):
+    # The search reads the clock in a compiled kernel's object-mode block, where a
+    # Ctrl-C's KeyboardInterrupt lands; numba would report it as a SystemError, and the
+    # harness would print a traceback instead of stopping the run with its resume hint.
+    game = make("arena(duration=60)")
+    s = game.new_state(4)
+    a = make_agent(name)
+    a.reset(game.info, 0, 1)
+    a.act(s, Budget(time_s=0.001))  # compiles or loads the kernels
+    timer = threading.Timer(0.1, os.kill, (os.getpid(), signal.SIGINT))
+    with pytest.raises(KeyboardInterrupt):
+        timer.start()
+        for _ in range(1000):  # long timed searches until the interrupt arrives
+            a.act(s, Budget(time_s=10.0))
+    timer.join()

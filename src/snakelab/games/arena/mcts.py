@@ -72,7 +72,7 @@ from snakelab.games.arena.sim import (
     step,
     tail_of,
 )
-from snakelab.games.arena.voronoi import evaluate, now
+from snakelab.games.arena.voronoi import evaluate, interruptible, now
 
 I32 = npt.NDArray[np.int32]
 F64 = npt.NDArray[np.float64]
@@ -370,25 +370,26 @@ class MctsAgent(BaseAgent):
         self._nvis[0] = 0
         self._wsum[0] = 0.0
         rng = np.asarray([derive_seed(self._seed, "mcts", s.steps) | 1], dtype=np.uint64)
-        self.last_iterations = search(
-            root,
-            lay,
-            self._nbr,
-            tp,
-            iterations,
-            deadline,
-            self.rollout,
-            self.greed,
-            self.c,
-            self.scale,
-            self._child,
-            self._nvis,
-            self._wsum,
-            rng,
-            np.empty_like(root),
-            self._moves,
-            self._work,
-        )
+        with interruptible():
+            self.last_iterations = search(
+                root,
+                lay,
+                self._nbr,
+                tp,
+                iterations,
+                deadline,
+                self.rollout,
+                self.greed,
+                self.c,
+                self.scale,
+                self._child,
+                self._nvis,
+                self._wsum,
+                rng,
+                np.empty_like(root),
+                self._moves,
+                self._work,
+            )
         # The most visited root move, ties to the higher mean.
         heading = s.heading[me]
         best_k, best_key = 0, (-1, -1.0)

@@ -49,6 +49,8 @@ weights and timid flags, so the references and the champion cannot drift apart.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numba
@@ -116,10 +118,30 @@ the most snakes the rules allow, so one shared array serves every board)."""
 
 @numba.njit(cache=True)  # no nogil: an object-mode block cannot release the GIL anyway
 def now() -> float:  # pragma: no cover - jitted
-    """``time.perf_counter()`` from compiled code (about a microsecond; called every 4 nodes)."""
+    """``time.perf_counter()`` from compiled code (about a microsecond; called every 4 nodes).
+
+    Call the kernels that read it inside :func:`interruptible`.
+    """
     with numba.objmode(t="float64"):
         t = time.perf_counter()
     return t
+
+
+@contextmanager
+def interruptible() -> Iterator[None]:
+    """Let a Ctrl-C (or a SIGTERM turned into one) that lands in :func:`now` leave a kernel as itself.
+
+    A signal handler raises in the next Python code the main thread runs, and inside a
+    timed search that is :func:`now`'s object-mode block; numba then raises a
+    ``SystemError`` caused by the interrupt, which no caller would take for one (a
+    traceback instead of a stopped run and its resume hint). This raises the interrupt.
+    """
+    try:
+        yield
+    except SystemError as exc:
+        if isinstance(exc.__cause__, KeyboardInterrupt):
+            raise exc.__cause__ from None
+        raise
 
 
 @_jit
@@ -665,7 +687,8 @@ class VoronoiAgent(BaseAgent):
             counter[C_CAP] = node_cap if depth > 1 else 1 << 60
             limit = deadline if depth > 1 else 1.0e308
             work, moves = self._work, self._moves
-            _ab(bufs, 0, depth, lay, nbr, me, -1.0e18, 1.0e18, work, moves, counter, ro, vals, limit, wts, timid)
+            with interruptible():
+                _ab(bufs, 0, depth, lay, nbr, me, -1.0e18, 1.0e18, work, moves, counter, ro, vals, limit, wts, timid)
             spent = time.perf_counter() - ts
             if counter[C_ABORT]:
                 break
@@ -681,4 +704,4 @@ class VoronoiAgent(BaseAgent):
         return best
 
 
-__all__ = ["VoronoiAgent", "dead_value", "evaluate", "evaluate_w", "timid_dir"]
+__all__ = ["VoronoiAgent", "dead_value", "evaluate", "evaluate_w", "interruptible", "timid_dir"]
