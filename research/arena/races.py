@@ -8,8 +8,8 @@ ate that apple, apples it ate without being nearest (races won from behind), the
 distance to a new apple, deaths, the apples lost although nearest (and of those, how
 many while it ate another), and how many of the appearances it was nearest to found it
 idle (strictly nearest no other apple) or busy; then each agent's deaths by cause.
-``--show`` prints every apple the first agent lost although nearest and ate nothing
-meanwhile.
+``--show`` prints each death of the first agent (step and cause) and every apple it lost
+although nearest and ate nothing meanwhile.
 
     python research/arena/races.py arena.champion arena.voronoi arena.voronoi arena.voronoi --games 4
 """
@@ -64,6 +64,8 @@ class Races:
             if e.kind == "death":
                 tot[names[e.player]]["deaths"] += 1
                 tot[names[e.player]][f"death:{e.data['cause']}"] += 1
+                if self.show and names[e.player] == self.show:
+                    print(f"  game {self.game} step {s.steps}: seat {e.player} died ({e.data['cause']})", flush=True)
             if e.kind != "eat":
                 continue
             x, y = e.data["cell"]

@@ -236,3 +236,20 @@ def test_an_apple_is_ours_to_claim_when_the_snake_there_first_heads_for_another(
         work = np.empty(4 * lay[sim.L_SIZE] + 1, np.int32)
         assert claims(st, lay, sim.grid_nbr(s), 0, work) == mask
         assert claims(st, lay, sim.grid_nbr(s), 1, work) == 0b11  # no one is there before snake 1
+
+
+def test_a_trap_late_in_the_game_is_never_worse_than_dying():
+    # The 33-cell snake in a 27-cell dead end. Early its shortfall costs about 24,000:
+    # far less than a death. Ten steps before the end a death costs 7,000, less than
+    # that shortfall; the trap, a death foretold, is then still valued above dying.
+    rows = ["a" * 30, "a" + "#" * 29, "a0" + "." * 27 + "#", "#" * 30, "1b" + "." * 28]
+    s = board("\n".join(rows), apples=0)
+    length = len(s.bodies[0])
+    for left, trap_cost in ((1000, 15000), (10, 0.8 * 7000)):
+        s.steps = s.config.steps - left
+        lay = sim.layout(s)
+        st = sim.encode(s, lay)
+        work = np.empty(4 * lay[sim.L_SIZE] + 1, np.int32)
+        wts = _weights(length)
+        trapped = evaluate_w(st, lay, sim.grid_nbr(s), 0, 0, work, wts, np.zeros(2, np.int32))
+        assert dead_value(st, lay, 0, 0, wts) < trapped < 1000.0 * length - trap_cost

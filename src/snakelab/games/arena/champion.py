@@ -26,16 +26,18 @@ deepening within the budget, zombies exact, one compiled kernel (:func:`.voronoi
   reached, so a death costs only the growth still to come. It is valued
   ``late_c0 + late_rate × steps left`` below the length reached (early in a
   1,200-step game far worse than any apple; in the last few dozen steps a few
-  apples' worth), apples further than the steps left are worth nothing, and the
-  last step is valued by the longest length alone;
+  apples' worth), apples further than the steps left are worth nothing, the last
+  step is valued by the longest length alone, and a trap (a room smaller than the
+  body) costs at most 0.9 of a death, which late in a game it would otherwise exceed;
 * **a near territory race** (``horizon``, 16): the race from every snake and zombie
   head stops at 16 steps, so a leaf costs about 27 µs instead of 40 µs; a region
   still open at the horizon is no trap (the references' test, territory smaller than
   the body, counted within 16 steps would call every long snake trapped and make it
   hoard space instead of eating). At the 10 ms budget this wins; at 50 ms over 3,000
-  steps, with snakes of 100–200 cells, the champion lost to the references
-  (``docs/arena.md``; the cause is not yet known: one game with the full race lost
-  as well);
+  steps, with snakes of 100–200 cells, it won 1 of 10 against the references: it
+  dies in most of those games, between steps 1,500 and 2,400, walled into a pocket
+  by the long bodies around it, and never grows back to that length
+  (``docs/arena.md``);
 * **most of the budget** (``time_fraction``, 0.8 instead of the references' 0.4): a
   20-game screen favoured it over 55 %, a later one at 40 % did about as well
   (``docs/arena.md``); its CPU p99 stays near 8 ms of a 10 ms budget.

@@ -320,9 +320,10 @@ def evaluate_w(
     and a queue. :data:`WEIGHTS` gives the reference agents' evaluation. With
     ``wts[W_CLOCK]`` set it is the champion's (:mod:`.champion`): a death is
     :func:`dead_value`, the game's last step is valued by the longest length alone,
-    an apple further than the steps left is worth nothing and pending growth counts
-    only as far as the steps left allow. With ``wts[W_TIES]`` set, a cell the agent
-    and a timid opponent (``timid[j]``) reach at the same time is the agent's.
+    an apple further than the steps left is worth nothing, pending growth counts
+    only as far as the steps left allow, and a trap costs at most 0.9 of a death. With
+    ``wts[W_TIES]`` set, a cell the agent and a timid opponent (``timid[j]``) reach at
+    the same time is the agent's.
     """
     size = lay[L_SIZE]
     n = lay[L_N]
@@ -459,7 +460,13 @@ def evaluate_w(
     # call every long snake trapped and make it hoard space instead of eating: the race
     # went on over the whole board where the near one could not tell (above).
     if room < mlen + 2:
-        v -= 20000.0 + 500.0 * (mlen + 2 - room)
+        pen = 20000.0 + 500.0 * (mlen + 2 - room)
+        if clock:
+            # A trap is a death foretold, never worse than the death: late in a game a long
+            # snake's shortfall would otherwise cost more than dying, and the search would
+            # take a death (a self-collision) over room it judged too small.
+            pen = min(pen, 0.9 * (wts[W_LATE_C0] + wts[W_LATE_RATE] * left))
+        v -= pen
     v -= zpen
     return v
 
