@@ -187,6 +187,12 @@ def timid_dir(st: I32, lay: I32, nbr: I32, j: int) -> int:  # pragma: no cover -
 
 
 @_jit
+def death_cost(wts: F64, left: int) -> float:  # pragma: no cover - jitted
+    """With the clock, what a death forgoes: ``late_c0 + late_rate × steps left`` (``left`` ≥ 0)."""
+    return wts[W_LATE_C0] + wts[W_LATE_RATE] * left
+
+
+@_jit
 def dead_value(st: I32, lay: I32, me: int, ply: int, wts: F64) -> float:  # pragma: no cover - jitted
     """The value of a line in which the agent has died.
 
@@ -199,7 +205,7 @@ def dead_value(st: I32, lay: I32, me: int, ply: int, wts: F64) -> float:  # prag
     left = lay[L_STEPS] - st[lay[L_STEP]]
     left = max(left, 0)
     reached = wts[W_ROOT_LEN] + lay[L_GROWTH] * st[lay[L_SNK] + NF * me + F_EATEN]
-    return 1000.0 * reached - wts[W_LATE_C0] - wts[W_LATE_RATE] * left
+    return 1000.0 * reached - death_cost(wts, left)
 
 
 @_jit
@@ -465,7 +471,7 @@ def evaluate_w(
             # A trap is a death foretold, never worse than the death: late in a game a long
             # snake's shortfall would otherwise cost more than dying, and the search would
             # take a death (a self-collision) over room it judged too small.
-            pen = min(pen, 0.9 * (wts[W_LATE_C0] + wts[W_LATE_RATE] * left))
+            pen = min(pen, 0.9 * death_cost(wts, left))
         v -= pen
     v -= zpen
     return v
