@@ -31,8 +31,9 @@ a second instead of idling under init. Dask's workers are looked after by Dask.
 * *Stop at once*: leave the loop (``break``, an exception, a ``KeyboardInterrupt``, or
   SIGTERM turned into :class:`Terminated` by :func:`sigterm_as_interrupt`). Pending
   tasks are cancelled and the workers of a pool made here are terminated at once.
-  A SIGINT or SIGTERM whose exception was swallowed where it landed (a garbage-collector
-  callback, a ``__del__``) is raised again by the map within :data:`POLL_S` seconds.
+  While a pool is in use, a SIGINT or SIGTERM is raised by the map itself, within
+  :data:`POLL_S` seconds, never inside the executor's code (where it could leave a
+  lock held) or in code that would swallow it.
 
 **Resume.** The map itself keeps nothing: each caller records every result the moment
 it is yielded, and passes only the unfinished items on the next run. ``run_many``
@@ -160,23 +161,27 @@ def parallel_map(
         return
     own = executor is None
     before = {p.pid for p in multiprocessing.active_children()}
-    pool = executor
-    if pool is None:
-        pool = ProcessPoolExecutor(
-            max_workers=min(workers, len(todo)), initializer=_init_worker, initargs=(os.getpid(), initializer)
-        )
-    futures: dict[Future[R], int] = {}
-    finished = False
-    try:
-        futures = {pool.submit(fn, item): i for i, item in enumerate(todo)}
-        pending: set[Future[R]] = set(futures)
-        stopping = False
-        with _interrupts_kept() as missed:
+    # Signals are only noted while the pool is in use and raised at the checks below,
+    # where this thread holds none of concurrent.futures' locks (see _interrupts_deferred).
+    with _interrupts_deferred() as check:
+        pool = executor
+        if pool is None:
+            pool = ProcessPoolExecutor(
+                max_workers=min(workers, len(todo)), initializer=_init_worker, initargs=(os.getpid(), initializer)
+            )
+        futures: dict[Future[R], int] = {}
+        finished = False
+        try:
+            for i, item in enumerate(todo):
+                futures[pool.submit(fn, item)] = i
+                check()
+            pending: set[Future[R]] = set(futures)
+            stopping = False
             while pending:
-                # Wake up now and then to notice a stop event, or an interrupt whose
-                # exception was lost, even while every task runs long.
+                # Wake up now and then to notice a stop event or a signal, even while
+                # every task runs long.
                 done, pending = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
-                missed()
+                check()
                 if not stopping and stop is not None and stop.is_set():
                     stopping = True
                     for fut in pending:
@@ -184,14 +189,15 @@ def parallel_map(
                 for fut in sorted(done, key=futures.__getitem__):
                     if not fut.cancelled():
                         yield futures[fut], fut.result()
-        finished = True
-    finally:
-        for fut in futures:
-            fut.cancel()
-        if own:
-            if not finished:
-                _terminate_new_children(before)
-            pool.shutdown(wait=True, cancel_futures=True)
+                        check()
+            finished = True
+        finally:
+            for fut in futures:
+                fut.cancel()
+            if own:
+                if not finished:
+                    _terminate_new_children(before)
+                pool.shutdown(wait=True, cancel_futures=True)
 
 
 def mapper(
@@ -233,48 +239,50 @@ POLL_S = 0.25
 
 
 @contextmanager
-def _interrupts_kept() -> Iterator[Callable[[], None]]:
-    """While the block runs, a SIGINT or SIGTERM whose exception was lost is raised again.
+def _interrupts_deferred() -> Iterator[Callable[[], None]]:
+    """While the block runs, SIGINT and SIGTERM are noted, and raised only where the map checks.
 
-    A Python signal handler raises in whatever code the main thread runs next, and
-    some of that code discards exceptions: a garbage-collector callback (Dask installs
-    one), a ``__del__``, a weakref callback. A Ctrl-C landing there was printed as
-    "Exception ignored" and the map went on waiting for a sweep of hours. So the
-    handlers in force are wrapped to note each signal, and the function this yields,
-    called after every wait, calls the noted signal's handler again — now in the map's
-    own frame, where its exception propagates. Handlers that are not Python callables
-    (ignored, default) are left alone, as is everything outside the main thread.
+    A Python signal handler raises in whatever code the main thread runs next, and two
+    kinds of code there hang a run. Code that discards exceptions (a garbage-collector
+    callback, which Dask installs; a ``__del__``; a weakref callback) printed the Ctrl-C
+    as "Exception ignored" and the map went on waiting for a sweep of hours. Code of
+    ``concurrent.futures`` that takes locks one by one (``wait`` acquires every
+    future's condition in turn) kept the ones it held when the exception cut it short,
+    so the pool's manager thread blocked on them and the shutdown waited for it
+    forever. So the Python handlers in force are replaced by one that only notes the
+    signal, and the function this yields, called where nothing is held, calls the noted
+    signal's own handler in the map's frame, where its exception propagates. A signal
+    still noted when the block ends is raised then. Handlers that are not Python
+    callables (ignored, default) are left alone, as is everything outside the main
+    thread.
     """
-    noted: list[tuple[int, Callable[[int, FrameType | None], object]]] = []
+    noted: list[int] = []
+    previous: dict[int, Callable[[int, FrameType | None], object]] = {}
 
-    def missed() -> None:
+    def check() -> None:
         if noted:
-            signum, handler = noted.pop()
+            signum = noted[0]
             noted.clear()
-            handler(signum, None)
+            previous[signum](signum, None)
 
     if threading.current_thread() is not threading.main_thread():
-        yield missed
+        yield check
         return
-    previous: dict[int, Callable[[int, FrameType | None], object]] = {}
+
+    def note(signum: int, _frame: FrameType | None) -> None:
+        noted.append(signum)
+
     for signum in (signal.SIGINT, signal.SIGTERM):
         handler = signal.getsignal(signum)
         if callable(handler):
             previous[signum] = handler
-
-            def noting(
-                num: int, frame: FrameType | None, handler: Callable[[int, FrameType | None], object] = handler
-            ) -> None:
-                noted.append((num, handler))
-                handler(num, frame)
-                noted.clear()  # the handler returned: nothing was raised that could be lost
-
-            signal.signal(signum, noting)
+            signal.signal(signum, note)
     try:
-        yield missed
+        yield check
     finally:
         for num, kept in previous.items():
             signal.signal(num, kept)
+        check()
 
 
 @contextmanager
