@@ -88,6 +88,37 @@ def test_a_ctrl_c_whose_exception_was_lost_still_stops_the_map():
         release.set()
 
 
+def test_signals_during_a_map_reach_their_handler_from_the_map_one_by_one():
+    # While a pool is in use a signal is only noted (raised inside concurrent.futures it
+    # could leave a future's lock held and hang the shutdown); the map calls the handler
+    # at its next check, once per signal: a first Ctrl-C that asks to stop gently and a
+    # second that stops at once both arrive.
+    release = threading.Event()
+    calls = []
+
+    def handler(signum: int, _frame: object) -> None:
+        calls.append(signum)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            results = parallel_map(release.wait, [60.0, 0.0], pool)
+            assert next(results)[0] == 1
+            signal.raise_signal(signal.SIGINT)
+            signal.raise_signal(signal.SIGINT)
+            assert calls == []  # noted, not yet handled
+            with pytest.raises(KeyboardInterrupt):
+                next(results)
+            assert calls == [signal.SIGINT, signal.SIGINT]
+            release.set()
+        assert signal.getsignal(signal.SIGINT) is handler  # the map's own handler is gone
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        release.set()
+
+
 # -- processes of an interrupted run ---------------------------------------------------
 
 

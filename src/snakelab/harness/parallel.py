@@ -260,10 +260,15 @@ def _interrupts_deferred() -> Iterator[Callable[[], None]]:
     previous: dict[int, Callable[[int, FrameType | None], object]] = {}
 
     def check() -> None:
-        if noted:
-            signum = noted[0]
-            noted.clear()
-            previous[signum](signum, None)
+        # Each noted signal in turn (a first Ctrl-C may only ask to stop gently, the second
+        # to stop at once); once one raises, the rest are part of the same interrupt.
+        while noted:
+            signum = noted.pop(0)
+            try:
+                previous[signum](signum, None)
+            except BaseException:
+                noted.clear()
+                raise
 
     if threading.current_thread() is not threading.main_thread():
         yield check
