@@ -286,7 +286,10 @@ def _interrupts_deferred() -> Iterator[Callable[[], None]]:
         yield check
     finally:
         for num, kept in previous.items():
-            signal.signal(num, kept)
+            # Unless replaced meanwhile: a map closed late (its consumer held it past an
+            # exception) must not put back a handler its caller has since taken down.
+            if signal.getsignal(num) is note:
+                signal.signal(num, kept)
         check()
 
 
