@@ -34,10 +34,10 @@ deepening within the budget, zombies exact, one compiled kernel (:func:`.voronoi
   still open at the horizon is no trap (the references' test, territory smaller than
   the body, counted within 16 steps would call every long snake trapped and make it
   hoard space instead of eating). At the 10 ms budget this wins; at 50 ms over 3,000
-  steps, with snakes of 100–200 cells, it won 3 of 10 against the references (1 of
-  10 before the trap cap above): it dies in most of those games, between steps 1,500
-  and 2,450, walled into a pocket by the long bodies around it, and never grows back
-  to that length (``docs/arena.md``);
+  steps, with snakes of 100–200 cells, it won 3, 5 and 3 of 10 in three checks
+  against the references (1 of 10 before the trap cap above), dying 0.2–0.9 times a
+  game, mostly walled into a pocket by the long bodies around it after step 1,500
+  (``docs/arena.md``; the traces in ``research/arena/champion.md``);
 * **most of the budget** (``time_fraction``, 0.8 instead of the references' 0.4): a
   20-game screen favoured it over 55 %, a later one at 40 % did about as well
   (``docs/arena.md``); its CPU p99 stays near 8 ms of a 10 ms budget.
