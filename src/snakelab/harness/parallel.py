@@ -189,7 +189,6 @@ def parallel_map(
                 for fut in sorted(done, key=futures.__getitem__):
                     if not fut.cancelled():
                         yield futures[fut], fut.result()
-                        check()
             finished = True
         finally:
             for fut in futures:
