@@ -7,9 +7,12 @@ agent: apples eaten a game, appearances it was strictly nearest to and how often
 ate that apple, apples it ate without being nearest (races won from behind), the mean
 distance to a new apple, deaths, the apples lost although nearest (and of those, how
 many while it ate another), and how many of the appearances it was nearest to found it
-idle (strictly nearest no other apple) or busy; then each agent's deaths by cause.
+idle (strictly nearest no other apple) or busy; then, per agent, how often it ate an apple
+by its race margin when the apple appeared (its steps minus the nearest rival's), and its
+deaths by cause and the steps a game a zombie head was within 4 cells of its head.
 ``--show`` prints each death of the first agent (step and cause) and every apple it lost
-although nearest and ate nothing meanwhile.
+although nearest and ate nothing meanwhile, drawn as the board was when the apple
+appeared with the agent's head cells until it was eaten as ``.``.
 
     python research/arena/races.py arena.champion arena.voronoi arena.voronoi arena.voronoi --games 4
 """
@@ -22,8 +25,12 @@ from typing import Any
 
 from snakelab.core.game import Budget
 from snakelab.core.registry import make, make_agent
+from snakelab.games.arena.render import to_text
 from snakelab.harness import match_seeds
 from snakelab.harness.match import play
+
+MARGIN = 8
+"""Race margins (our steps minus the nearest rival's) are clipped to ±MARGIN in the table."""
 
 FAR = 10**6
 """The distance of a head that cannot reach the apple through today's free cells."""
@@ -55,6 +62,10 @@ class Races:
         self.seen: dict[int, tuple[int, list[int], dict[int, int], int]] = {}
         """Apple cell -> nearest seat (-1 on a tie), apples each seat had eaten, distances, step."""
         self.ate = [0] * len(names)
+        self.boards: dict[int, str] = {}
+        """Apple cell -> the board when it appeared (with ``--show``)."""
+        self.trail: list[int] = []
+        """The shown agent's head cell at every step (with ``--show``)."""
 
     def on_step(self, s: Any, events: Any) -> None:
         """Count this step's eats and deaths, then note the apples that appeared."""
@@ -71,6 +82,12 @@ class Races:
             x, y = e.data["cell"]
             c = y * w + x
             near, before, dists, t0 = self.seen.pop(c, (-2, [], {}, 0))
+            for i, di in dists.items():
+                rest = [v for j, v in dists.items() if j != i]
+                if di < FAR and rest:
+                    m = max(-MARGIN, min(MARGIN, di - min(rest)))
+                    tot[names[i]][f"m{m}"] += 1
+                    tot[names[i]][f"m{m}:ate"] += e.player == i
             self.ate[e.player] += 1
             t = tot[names[e.player]]
             t["eaten"] += 1
@@ -87,7 +104,15 @@ class Races:
                         f"(distances {dists}) to seat {e.player}",
                         flush=True,
                     )
+                    self.draw(self.boards.get(c, ""), t0, s.steps, w)
         heads = {i: b[-1] for i, b in enumerate(s.bodies) if s.alive[i] and b}
+        zheads = [z[-1] for z in s.zombies if z]
+        for i, h in heads.items():
+            near_z = min((abs(h % w - z % w) + abs(h // w - z // w) for z in zheads), default=99)
+            tot[names[i]]["zombie4"] += near_z <= 4
+        if self.show:
+            me = self.names.index(self.show)
+            self.trail.append(heads.get(me, -1))
         new = [c for c in s.apples if c >= 0 and c not in self.seen]
         # A snake is busy when it is strictly nearest an apple already on the board.
         busy = {near for c, (near, *_rest) in self.seen.items() if near >= 0 and c in s.apples}
@@ -97,6 +122,8 @@ class Races:
             who = [i for i, v in d.items() if v == best]
             near = who[0] if len(who) == 1 else -1
             self.seen[c] = (near, list(self.ate), d, s.steps)
+            if self.show:
+                self.boards[c] = to_text(s)
             if near >= 0:
                 tot[names[near]]["nearest"] += 1
                 tot[names[near]]["nearest_busy" if near in busy else "nearest_idle"] += 1
@@ -104,6 +131,16 @@ class Races:
                 if v < FAR:
                     tot[names[i]]["dist"] += v
                     tot[names[i]]["appear"] += 1
+
+    def draw(self, board: str, t0: int, t1: int, w: int) -> None:
+        """Print ``board`` with the shown agent's later head cells (steps ``t0``..``t1``) as ``.``."""
+        rows = [list(r) for r in board.splitlines()]
+        for c in self.trail[t0:t1]:
+            if c >= 0:
+                y, x = divmod(c, w)
+                if rows[y + 1][x + 1] == " ":
+                    rows[y + 1][x + 1] = "."
+        print("\n".join("".join(r) for r in rows), flush=True)
 
 
 def main() -> None:
@@ -137,7 +174,8 @@ def main() -> None:
             tot[a]["seats"] += 1
             tot[a]["longest"] += longest[i]
             tot[a]["wins"] += r.outcome.winner == i
-        print(f"game {k}: {names[r.outcome.winner]} won, longest {longest}", flush=True)
+        winner = "nobody" if r.outcome.winner is None else names[r.outcome.winner]
+        print(f"game {k}: {winner} won, longest {longest}", flush=True)
     print(
         f"{'agent':<28} seats wins longest eaten/g nearest/g won-nearest% won-behind/g mean-dist deaths/g "
         "lost-near/g of-which-ate-other near-idle/g near-busy/g"
@@ -151,9 +189,18 @@ def main() -> None:
             f"{t['lost_nearest'] / g:10.1f} {t['lost_ate_other'] / g:10.1f} "
             f"{t['nearest_idle'] / g:9.1f} {t['nearest_busy'] / g:9.1f}"
         )
+    print("P(eat | margin at appearance): margin = own steps - nearest rival's, clipped; count in brackets")
+    for a, t in tot.items():
+        cells = [
+            f"{m:+d}:{t[f'm{m}:ate'] / t[f'm{m}']:.2f}({t[f'm{m}']:.0f})"
+            for m in range(-MARGIN, MARGIN + 1)
+            if t[f"m{m}"]
+        ]
+        print(f"{a:<28} " + " ".join(cells))
     for a, t in tot.items():
         causes = {k.split(":", 1)[1]: int(v) for k, v in sorted(t.items()) if k.startswith("death:")}
-        print(f"{a:<28} deaths by cause: {causes}")
+        near_z = t["zombie4"] / t["seats"]
+        print(f"{a:<28} deaths by cause: {causes}; steps a game with a zombie head within 4: {near_z:.0f}")
 
 
 if __name__ == "__main__":
