@@ -64,6 +64,8 @@ class Races:
         self.ate = [0] * len(names)
         self.boards: dict[int, str] = {}
         """Apple cell -> the board when it appeared (with ``--show``)."""
+        self.last_board = ""
+        """The board one step back (with ``--show``): printed when the shown agent dies."""
         self.trail: list[int] = []
         """The shown agent's head cell at every step (with ``--show``)."""
 
@@ -77,6 +79,7 @@ class Races:
                 tot[names[e.player]][f"death:{e.data['cause']}"] += 1
                 if self.show and names[e.player] == self.show:
                     print(f"  game {self.game} step {s.steps}: seat {e.player} died ({e.data['cause']})", flush=True)
+                    print(self.last_board, flush=True)
             if e.kind != "eat":
                 continue
             x, y = e.data["cell"]
@@ -106,6 +109,8 @@ class Races:
                     )
                     self.draw(self.boards.get(c, ""), t0, s.steps, w)
         heads = {i: b[-1] for i, b in enumerate(s.bodies) if s.alive[i] and b}
+        if self.show:
+            self.last_board = to_text(s)
         zheads = [z[-1] for z in s.zombies if z]
         for i, h in heads.items():
             near_z = min((abs(h % w - z % w) + abs(h // w - z // w) for z in zheads), default=99)
