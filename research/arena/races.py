@@ -109,15 +109,13 @@ class Races:
                     )
                     self.draw(self.boards.get(c, ""), t0, s.steps, w)
         heads = {i: b[-1] for i, b in enumerate(s.bodies) if s.alive[i] and b}
-        if self.show:
-            self.last_board = to_text(s)
         zheads = [z[-1] for z in s.zombies if z]
         for i, h in heads.items():
             near_z = min((abs(h % w - z % w) + abs(h // w - z // w) for z in zheads), default=99)
             tot[names[i]]["zombie4"] += near_z <= 4
         if self.show:
-            me = self.names.index(self.show)
-            self.trail.append(heads.get(me, -1))
+            self.last_board = to_text(s)
+            self.trail.append(heads.get(self.names.index(self.show), -1))
         new = [c for c in s.apples if c >= 0 and c not in self.seen]
         # A snake is busy when it is strictly nearest an apple already on the board.
         busy = {near for c, (near, *_rest) in self.seen.items() if near >= 0 and c in s.apples}
