@@ -85,6 +85,7 @@ class Races:
             x, y = e.data["cell"]
             c = y * w + x
             near, before, dists, t0 = self.seen.pop(c, (-2, [], {}, 0))
+            board = self.boards.pop(c, "")
             for i, di in dists.items():
                 rest = [v for j, v in dists.items() if j != i]
                 if di < FAR and rest:
@@ -107,7 +108,7 @@ class Races:
                         f"(distances {dists}) to seat {e.player}",
                         flush=True,
                     )
-                    self.draw(self.boards.get(c, ""), t0, s.steps, w)
+                    self.draw(board, t0, s.steps, w)
         heads = {i: b[-1] for i, b in enumerate(s.bodies) if s.alive[i] and b}
         zheads = [z[-1] for z in s.zombies if z]
         for i, h in heads.items():
