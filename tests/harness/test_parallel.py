@@ -57,6 +57,31 @@ def test_stop_lets_running_tasks_finish_and_starts_no_more():
     assert list(parallel_map(_square, range(3), jobs=1, stop=stop)) == []
 
 
+def test_a_stopped_pool_whose_workers_die_first_leaves_no_thread_error(monkeypatch):
+    # The pool's manager thread marks every future it still holds broken when it sees a
+    # worker die; one already cancelled made it raise InvalidStateError, printed to stderr
+    # as a thread's traceback. Workers that die before the manager hears of the shutdown
+    # (a loaded machine) must not do that.
+    from snakelab.harness import parallel
+
+    errors: list[threading.ExceptHookArgs] = []
+    monkeypatch.setattr(threading, "excepthook", errors.append)
+    kill = parallel._terminate_new_children
+
+    def kill_and_let_the_manager_see_it(before: set[int | None]) -> None:
+        kids = [p for p in parallel.multiprocessing.active_children() if p.pid not in before]
+        kill(before)
+        for proc in kids:
+            proc.join(10)
+        time.sleep(0.2)  # the manager thread wakes on the dead workers' sentinels
+
+    monkeypatch.setattr(parallel, "_terminate_new_children", kill_and_let_the_manager_see_it)
+    results = parallel_map(_slow_square, range(40), jobs=2)
+    assert next(results)[1] >= 0
+    results.close()  # the consumer stops early: the pool is stopped at once
+    assert [e.exc_type for e in errors] == []
+
+
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_a_ctrl_c_whose_exception_was_lost_still_stops_the_map():
     # A signal handler raises in whatever runs next; in a garbage-collector callback (Dask

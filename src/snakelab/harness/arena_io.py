@@ -264,7 +264,9 @@ class BotProcess:
     def close(self, grace_s: float = 0.0) -> None:
         """Wait ``grace_s`` for a clean exit, then kill the tree and release everything."""
         self.ext.close(grace_s)
-        self._reader.join(timeout=1)
+        # The tree is dead, so the pipe is at end of file and the reader ends at once once
+        # it gets the CPU; the bound only guards against a writer outside the tree.
+        self._reader.join(timeout=5)
         self._log.close()
 
 

@@ -191,12 +191,13 @@ def parallel_map(
                         yield futures[fut], fut.result()
             finished = True
         finally:
-            for fut in futures:
-                fut.cancel()
-            if own:
-                if not finished:
-                    _terminate_new_children(before)
-                pool.shutdown(wait=True, cancel_futures=True)
+            if not own:
+                for fut in futures:
+                    fut.cancel()
+            elif finished:
+                pool.shutdown(wait=True)
+            else:
+                _stop_now(pool, before)
 
 
 def mapper(
@@ -220,6 +221,24 @@ def mapper(
         return parallel_map(fn, items, executor, jobs=jobs, initializer=initializer, stop=stop)
 
     return bound
+
+
+def _stop_now(pool: Executor, before: set[int | None]) -> None:
+    """Shut the local pool down, its pending tasks cancelled and its workers killed.
+
+    The order matters. The pool's manager thread, seeing a worker die, marks every
+    future it still holds broken, and a future cancelled meanwhile by another thread
+    makes it raise ``InvalidStateError`` (printed as a thread's traceback, on the
+    Pythons this package supports). Told of the shutdown first, the manager cancels and
+    drops the pending futures itself; only then are the workers killed, and this returns
+    once the manager has seen them go.
+    """
+    # Kept now: shutdown(wait=False) forgets it (typeshed mistypes it, hence getattr).
+    manager: threading.Thread | None = getattr(pool, "_executor_manager_thread", None)
+    pool.shutdown(wait=False, cancel_futures=True)
+    _terminate_new_children(before)
+    if manager is not None:
+        manager.join()
 
 
 def _terminate_new_children(before: set[int | None]) -> None:

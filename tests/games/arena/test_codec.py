@@ -28,6 +28,7 @@ from snakelab.games.arena.codec import (
     state_message,
 )
 from snakelab.games.arena.rules import INVALID, RIGHT, UP
+from snakelab.harness import arena_bot
 from snakelab.harness.arena_bot import BotAgent, processes_in_group
 
 from .pictures import board
@@ -146,8 +147,11 @@ def test_state_lines_of_a_position():
     assert format_state(state_message(s, 0))[4] == "dead 0 2"
 
 
-def test_scripted_dialogue__init_obstacles_states_dead_snake_game_over(tmp_path):
+def test_scripted_dialogue__init_obstacles_states_dead_snake_game_over(tmp_path, monkeypatch):
     """A bot process receives exactly the expected lines and its scripted answers come back."""
+    # The echo bot exits as soon as it has logged "Game Over"; a long grace only keeps a
+    # loaded machine from killing it before it got the CPU to do so.
+    monkeypatch.setattr(arena_bot, "GAME_OVER_GRACE_S", 30.0)
     s = board(POSITION, zombies=1)
     g = s.grid
     s.obstacles = [[g.index(1, 3), g.index(2, 3), g.index(3, 3)]]
