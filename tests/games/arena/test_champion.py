@@ -12,6 +12,9 @@ from snakelab.games.arena.voronoi import (
     W_HORIZON,
     W_LATE_C0,
     W_LATE_RATE,
+    W_RIVAL,
+    W_RIVAL_IDX,
+    W_RIVAL_ROOT,
     W_ROOT_LEN,
     WEIGHTS,
     dead_value,
@@ -253,3 +256,48 @@ def test_a_trap_late_in_the_game_is_never_worse_than_dying():
         wts = _weights(length)
         trapped = evaluate_w(st, lay, sim.grid_nbr(s), 0, 0, work, wts, np.zeros(2, np.int32))
         assert dead_value(st, lay, 0, 0, wts) < trapped < 1000.0 * length - trap_cost
+
+
+# Snake 1, the longest opponent, reaches the upper apple first (3 steps, we need 4); we
+# reach the left one first.
+RIVAL = """
+....*.....
+.0a.......
+..........
+*...1bbbb.
+..........
+.......2c.
+"""
+
+
+def test_the_rival_is_the_longest_opponent_its_pending_growth_counted():
+    s = board(RIVAL, snakes=3)
+    champ = ChampionAgent(rival=0.5)
+    champ.reset(_info(s), 0, 1)
+    wts, _ = champ._model(s, [0, 0, 0])
+    assert (wts[W_RIVAL], wts[W_RIVAL_IDX], wts[W_RIVAL_ROOT]) == (0.5, 1, 5)
+    wts, _ = champ._model(s, [0, 0, 4])  # snake 2 will be 2 + 4 cells long
+    assert (wts[W_RIVAL_IDX], wts[W_RIVAL_ROOT]) == (2, 6)
+    assert ChampionAgent().weights[W_RIVAL] == 0.0  # off by default
+
+
+def test_the_rivals_apple_and_growth_cost_a_share_of_ours():
+    s = board(RIVAL, snakes=3)
+    lay = sim.layout(s)
+    st = sim.encode(s, lay)
+    nbr = sim.grid_nbr(s)
+    work = np.empty(4 * lay[sim.L_SIZE] + 1, np.int32)
+    timid = np.zeros(3, np.int32)
+
+    def value(share, rival_root):
+        wts = _weights(len(s.bodies[0]))
+        wts[W_RIVAL], wts[W_RIVAL_IDX], wts[W_RIVAL_ROOT] = share, 1, rival_root
+        return evaluate_w(st, lay, nbr, 0, 0, work, wts, timid), dead_value(st, lay, 0, 0, wts)
+
+    alive0, dead0 = value(0.0, 5)
+    # The rival's apple, 3 steps away, is worth 2,000 + 15 × (300 − 3) to it.
+    alive, dead = value(0.5, 5)
+    assert alive0 - alive == 0.5 * (2000 + 15 * 297) and dead == dead0
+    # Two cells grown since the root cost 1,000 each, alive or dead.
+    alive2, dead2 = value(0.5, 3)
+    assert alive - alive2 == 0.5 * 2000 and dead - dead2 == 0.5 * 2000

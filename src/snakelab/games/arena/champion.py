@@ -77,6 +77,9 @@ from snakelab.games.arena.voronoi import (
     W_HORIZON,
     W_LATE_C0,
     W_LATE_RATE,
+    W_RIVAL,
+    W_RIVAL_IDX,
+    W_RIVAL_ROOT,
     W_ROOT_LEN,
     W_SHARE,
     W_TERR,
@@ -171,6 +174,8 @@ class ChampionAgent(VoronoiAgent):
         claim: Value an apple as ours when every snake reaching it no later than we do
             is predicted to head for another (1), or only apples we reach strictly
             first (0).
+        rival: Share of an apple's worth that the longest opponent's growth, or an
+            apple it reaches strictly first, costs us (0: none).
         max_depth: Deepest iteration.
         time_fraction: Share of ``Budget.time_s`` the search may plan to use.
         default_nodes: Node budget when given no budget (300: about what a 10 ms move
@@ -193,6 +198,7 @@ class ChampionAgent(VoronoiAgent):
         trust: float = 1000.0,
         ties: int = 0,
         claim: int = 1,
+        rival: float = 0.0,
         max_depth: int = 24,
         time_fraction: float = 0.8,
         default_nodes: int = 300,
@@ -213,6 +219,7 @@ class ChampionAgent(VoronoiAgent):
             ("trust", trust, trust >= 0.0),
             ("ties", ties, ties in (0, 1)),
             ("claim", claim, claim in (0, 1)),
+            ("rival", rival, rival >= 0.0),
         )
         for key, value, ok in checks:
             if not ok:
@@ -228,6 +235,7 @@ class ChampionAgent(VoronoiAgent):
         w[W_SHARE], w[W_APPLE_SECOND], w[W_TERR], w[W_TERR_CAP] = share, second, terr, terr_cap
         w[W_APPLE_STEP], w[W_APPLE_OWN], w[W_ZOMBIE], w[W_HORIZON] = apple_step, apple_own, zombie, horizon
         w[W_LATE_C0], w[W_LATE_RATE], w[W_TIES], w[W_CLOCK] = late_c0, late_rate, ties, 1.0
+        w[W_RIVAL] = rival
         self.weights = w
         self.timid = timid
         self.trust = trust
@@ -239,6 +247,7 @@ class ChampionAgent(VoronoiAgent):
         """Prepare scratch space and forget what was seen of the opponents."""
         super().reset(info, player, seed)
         self._contact = ContactModel(info.config.num_snakes, self.trust)
+        self._game_steps = info.config.steps
 
     def _model(self, s: State, growth: list[int]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int32]]:
         """This move's weights (the root length set) and timid flags, after watching the opponents."""
@@ -248,6 +257,17 @@ class ChampionAgent(VoronoiAgent):
         self.last_timid = timid
         wts = self.weights.copy()
         wts[W_ROOT_LEN] = len(s.bodies[self.player]) + growth[self.player]
+        if wts[W_RIVAL] != 0.0:
+            # The longest opponent, its pending growth counted as the evaluation counts it.
+            left = max(self._game_steps - s.steps, 0)
+            reach = [
+                max(s.longest[j], len(s.bodies[j]) + min(growth[j], left)) if s.alive[j] else s.longest[j]
+                for j in range(len(s.bodies))
+            ]
+            rivals = [j for j in range(len(reach)) if j != self.player]
+            if rivals:
+                j = max(rivals, key=reach.__getitem__)
+                wts[W_RIVAL_IDX], wts[W_RIVAL_ROOT] = j, reach[j]
         return wts, np.asarray(timid, dtype=np.int32)
 
     def _at_root(

@@ -103,14 +103,17 @@ C_NODES, C_CAP, C_ABORT = 0, 1, 2
 # timid-opponent ties (``W_CLOCK`` 0 leaves the references' evaluation exactly as it is).
 W_TERR, W_TERR_CAP, W_APPLE_STEP, W_APPLE_OWN, W_ZOMBIE, W_APPLE_SECOND, W_SHARE, W_HORIZON = range(8)
 W_LATE_C0, W_LATE_RATE, W_ROOT_LEN, W_TIES, W_CLOCK, W_CLAIM = range(8, 14)
-N_WEIGHTS = 14
-WEIGHTS = np.array([0.5, 400.0, 15.0, 2000.0, 100.0, 0.0, 0.0, 1.0e9, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], dtype=np.float64)
+W_RIVAL, W_RIVAL_IDX, W_RIVAL_ROOT = range(14, 17)
+N_WEIGHTS = 17
+WEIGHTS = np.array(
+    [0.5, 400.0, 15.0, 2000.0, 100.0, 0.0, 0.0, 1.0e9, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0], dtype=np.float64
+)
 """The reference agents' weights: territory 0.5 a cell up to 400 cells, 15 a step to the
 nearest apple, 2,000 for one we reach strictly first, zombie heads 100 × (5 − distance)²,
 no second apple, no territory share, and a race over the whole board (``W_HORIZON``:
 the race stops at this distance; cells and apples beyond it are nobody's); no clock
-(``W_CLOCK`` 0: a death is :data:`DEAD`), no ties, no claims. The champion
-(:mod:`.champion`) sets the rest."""
+(``W_CLOCK`` 0: a death is :data:`DEAD`), no ties, no claims, no rival (``W_RIVAL`` 0).
+The champion (:mod:`.champion`) sets the rest."""
 NO_TIMID = np.zeros(64, dtype=np.int32)
 """No opponent is timid: every one is modelled as the references model everyone (64 entries,
 the most snakes the rules allow, so one shared array serves every board)."""
@@ -187,6 +190,24 @@ def timid_dir(st: I32, lay: I32, nbr: I32, j: int) -> int:  # pragma: no cover -
 
 
 @_jit
+def rival_loss(st: I32, lay: I32, wts: F64, left: int) -> float:  # pragma: no cover - jitted
+    """What the rival's growth since the root costs us: ``W_RIVAL`` × 1,000 a cell.
+
+    The rival (``wts[W_RIVAL_IDX]``, set at the root) is the longest opponent; its length
+    counts its pending growth as far as the ``left`` steps allow, as ours does. 0 with
+    no rival.
+    """
+    j = int(wts[W_RIVAL_IDX])
+    if wts[W_RIVAL] == 0.0 or j < 0:
+        return 0.0
+    f = lay[L_SNK] + NF * j
+    length = st[f + F_LONGEST]
+    if st[f + F_ALIVE] != 0:
+        length = max(length, st[f + F_LEN] + min(st[f + F_GROWTH], left))
+    return wts[W_RIVAL] * 1000.0 * (length - wts[W_RIVAL_ROOT])
+
+
+@_jit
 def death_cost(wts: F64, left: int) -> float:  # pragma: no cover - jitted
     """With the clock, what a death forgoes: ``late_c0 + late_rate × steps left`` (``left`` ≥ 0)."""
     return wts[W_LATE_C0] + wts[W_LATE_RATE] * left
@@ -205,7 +226,7 @@ def dead_value(st: I32, lay: I32, me: int, ply: int, wts: F64) -> float:  # prag
     left = lay[L_STEPS] - st[lay[L_STEP]]
     left = max(left, 0)
     reached = wts[W_ROOT_LEN] + lay[L_GROWTH] * st[lay[L_SNK] + NF * me + F_EATEN]
-    return 1000.0 * reached - death_cost(wts, left)
+    return 1000.0 * reached - death_cost(wts, left) - rival_loss(st, lay, wts, left)
 
 
 @_jit
@@ -458,6 +479,20 @@ def evaluate_w(
         elif val > second:
             second = val
     v += best_apple + wts[W_APPLE_SECOND] * second
+    # The ranking is a race against the longest opponent: its growth, and an apple it
+    # reaches strictly first, cost us a share of what ours are worth.
+    rj = int(wts[W_RIVAL_IDX])
+    if wts[W_RIVAL] != 0.0 and rj >= 0:
+        v -= rival_loss(st, lay, wts, left)
+        rh = head_of(st, lay, rj) if st[snk + NF * rj + F_ALIVE] != 0 else -1
+        worst = 0.0
+        for k in range(lay[L_NA]):
+            a = st[a0 + k]
+            if rh >= 0 and a >= 0 and owner[a] == rj and 0 <= dist[a] <= horizon:
+                md = abs(a % w - rh % w) + abs(a // w - rh // w)
+                if not clock or md < left:
+                    worst = max(worst, wts[W_APPLE_OWN] + step_w * (300.0 - dist[a]))
+        v -= wts[W_RIVAL] * worst
     v += wts[W_TERR] * min(terr, int(wts[W_TERR_CAP]))
     # Territory relative to the snakes' together: the share of the random apples to come.
     v += wts[W_SHARE] * terr / (terr + others + 1.0)
