@@ -278,7 +278,7 @@ def test_the_rival_is_the_longest_opponent_its_pending_growth_counted():
     assert (wts[W_RIVAL], wts[W_RIVAL_IDX], wts[W_RIVAL_ROOT]) == (0.5, 1, 5)
     wts, _ = champ._model(s, [0, 0, 4])  # snake 2 will be 2 + 4 cells long
     assert (wts[W_RIVAL_IDX], wts[W_RIVAL_ROOT]) == (2, 6)
-    assert ChampionAgent().weights[W_RIVAL] == 0.0  # off by default
+    assert ChampionAgent().weights[W_RIVAL] == 2.0  # the default
 
 
 def test_the_rivals_apple_and_growth_cost_a_share_of_ours():
