@@ -479,20 +479,21 @@ def evaluate_w(
         elif val > second:
             second = val
     v += best_apple + wts[W_APPLE_SECOND] * second
-    # The ranking is a race against the longest opponent: its growth, and an apple it
-    # reaches strictly first, cost us a share of what ours are worth.
+    # The ranking is a race against the longest opponent: its growth, and the apple it
+    # reaches strictly first, cost us W_RIVAL times what ours would be worth.
     rj = int(wts[W_RIVAL_IDX])
     if wts[W_RIVAL] != 0.0 and rj >= 0:
         v -= rival_loss(st, lay, wts, left)
-        rh = head_of(st, lay, rj) if st[snk + NF * rj + F_ALIVE] != 0 else -1
-        worst = 0.0
-        for k in range(lay[L_NA]):
-            a = st[a0 + k]
-            if rh >= 0 and a >= 0 and owner[a] == rj and 0 <= dist[a] <= horizon:
-                md = abs(a % w - rh % w) + abs(a // w - rh // w)
-                if not clock or md < left:
-                    worst = max(worst, wts[W_APPLE_OWN] + step_w * (300.0 - dist[a]))
-        v -= wts[W_RIVAL] * worst
+        if st[snk + NF * rj + F_ALIVE] != 0:
+            rh = head_of(st, lay, rj)
+            worst = 0.0
+            for k in range(lay[L_NA]):
+                a = st[a0 + k]
+                if a >= 0 and owner[a] == rj and 0 <= dist[a] <= horizon:
+                    md = abs(a % w - rh % w) + abs(a // w - rh // w)
+                    if not clock or md < left:
+                        worst = max(worst, wts[W_APPLE_OWN] + step_w * (300.0 - dist[a]))
+            v -= wts[W_RIVAL] * worst
     v += wts[W_TERR] * min(terr, int(wts[W_TERR_CAP]))
     # Territory relative to the snakes' together: the share of the random apples to come.
     v += wts[W_SHARE] * terr / (terr + others + 1.0)
