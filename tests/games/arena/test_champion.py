@@ -272,11 +272,17 @@ RIVAL = """
 
 def test_the_rival_is_the_longest_opponent_its_pending_growth_counted():
     s = board(RIVAL, snakes=3)
-    champ = ChampionAgent(rival=0.5)
+    champ = ChampionAgent(rival=0.5, claim=0)
     champ.reset(_info(s), 0, 1)
-    wts, _ = champ._model(s, [0, 0, 0])
+    lay, nbr = sim.layout(s), sim.grid_nbr(s)
+
+    def rival(growth):
+        wts, _ = champ._model(s, growth)
+        return champ._at_root(wts, sim.encode(s, lay, growth), lay, nbr)
+
+    wts = rival([0, 0, 0])
     assert (wts[W_RIVAL], wts[W_RIVAL_IDX], wts[W_RIVAL_ROOT]) == (0.5, 1, 5)
-    wts, _ = champ._model(s, [0, 0, 4])  # snake 2 will be 2 + 4 cells long
+    wts = rival([0, 0, 4])  # snake 2 will be 2 + 4 cells long
     assert (wts[W_RIVAL_IDX], wts[W_RIVAL_ROOT]) == (2, 6)
     assert ChampionAgent().weights[W_RIVAL] == 2.0  # the default
 

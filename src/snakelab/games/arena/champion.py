@@ -94,10 +94,12 @@ from snakelab.games.arena.voronoi import (
     W_TERR,
     W_TERR_CAP,
     W_TIES,
+    W_TRAP,
     W_ZOMBIE,
     WEIGHTS,
     VoronoiAgent,
     claims,
+    rival_of,
 )
 
 
@@ -185,6 +187,8 @@ class ChampionAgent(VoronoiAgent):
             first (0).
         rival: How much the longest opponent's growth, or an apple it reaches strictly
             first, costs us relative to ours (0: nothing, the references' value).
+        trap: A trap's fixed cost (a room smaller than the body; 500 more a missing
+            cell, at most 0.9 of a death).
         max_depth: Deepest iteration.
         time_fraction: Share of ``Budget.time_s`` the search may plan to use.
         default_nodes: Node budget when given no budget (300: about what a 10 ms move
@@ -208,6 +212,7 @@ class ChampionAgent(VoronoiAgent):
         ties: int = 0,
         claim: int = 1,
         rival: float = 2.0,
+        trap: float = 20000.0,
         max_depth: int = 24,
         time_fraction: float = 0.8,
         default_nodes: int = 300,
@@ -229,6 +234,7 @@ class ChampionAgent(VoronoiAgent):
             ("ties", ties, ties in (0, 1)),
             ("claim", claim, claim in (0, 1)),
             ("rival", rival, rival >= 0.0),
+            ("trap", trap, trap >= 0.0),
         )
         for key, value, ok in checks:
             if not ok:
@@ -244,7 +250,7 @@ class ChampionAgent(VoronoiAgent):
         w[W_SHARE], w[W_APPLE_SECOND], w[W_TERR], w[W_TERR_CAP] = share, second, terr, terr_cap
         w[W_APPLE_STEP], w[W_APPLE_OWN], w[W_ZOMBIE], w[W_HORIZON] = apple_step, apple_own, zombie, horizon
         w[W_LATE_C0], w[W_LATE_RATE], w[W_TIES], w[W_CLOCK] = late_c0, late_rate, ties, 1.0
-        w[W_RIVAL] = rival
+        w[W_RIVAL], w[W_TRAP] = rival, trap
         self.weights = w
         self.timid = timid
         self.trust = trust
@@ -256,7 +262,6 @@ class ChampionAgent(VoronoiAgent):
         """Prepare scratch space and forget what was seen of the opponents."""
         super().reset(info, player, seed)
         self._contact = ContactModel(info.config.num_snakes, self.trust)
-        self._game_steps = info.config.steps
 
     def _model(self, s: State, growth: list[int]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int32]]:
         """This move's weights (the root length set) and timid flags, after watching the opponents."""
@@ -266,17 +271,6 @@ class ChampionAgent(VoronoiAgent):
         self.last_timid = timid
         wts = self.weights.copy()
         wts[W_ROOT_LEN] = len(s.bodies[self.player]) + growth[self.player]
-        if wts[W_RIVAL] != 0.0:
-            # The longest opponent, its pending growth counted as the evaluation counts it.
-            left = max(self._game_steps - s.steps, 0)
-            reach = [
-                max(s.longest[j], len(s.bodies[j]) + min(growth[j], left)) if s.alive[j] else s.longest[j]
-                for j in range(len(s.bodies))
-            ]
-            rivals = [j for j in range(len(reach)) if j != self.player]
-            if rivals:
-                j = max(rivals, key=reach.__getitem__)
-                wts[W_RIVAL_IDX], wts[W_RIVAL_ROOT] = j, reach[j]
         return wts, np.asarray(timid, dtype=np.int32)
 
     def _at_root(
@@ -286,7 +280,13 @@ class ChampionAgent(VoronoiAgent):
         lay: npt.NDArray[np.int32],
         nbr: npt.NDArray[np.int32],
     ) -> npt.NDArray[np.float64]:
-        """With ``claim``: the apples no snake reaching them first heads for (:func:`.voronoi.claims`)."""
+        """Set the rival (:func:`.voronoi.rival_of`) and, with ``claim``, the claimed apples.
+
+        The claimed apples are those no snake reaching them first heads for
+        (:func:`.voronoi.claims`).
+        """
+        if wts[W_RIVAL] != 0.0:
+            wts[W_RIVAL_IDX], wts[W_RIVAL_ROOT] = rival_of(root, lay, self.player)
         if self.claim:
             wts[W_CLAIM] = float(claims(root, lay, nbr, self.player, self._work))
         return wts

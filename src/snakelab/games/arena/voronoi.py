@@ -104,15 +104,17 @@ C_NODES, C_CAP, C_ABORT = 0, 1, 2
 # timid-opponent ties (``W_CLOCK`` 0 leaves the references' evaluation exactly as it is).
 W_TERR, W_TERR_CAP, W_APPLE_STEP, W_APPLE_OWN, W_ZOMBIE, W_APPLE_SECOND, W_SHARE, W_HORIZON = range(8)
 W_LATE_C0, W_LATE_RATE, W_ROOT_LEN, W_TIES, W_CLOCK, W_CLAIM = range(8, 14)
-W_RIVAL, W_RIVAL_IDX, W_RIVAL_ROOT = range(14, 17)
-N_WEIGHTS = 17
+W_RIVAL, W_RIVAL_IDX, W_RIVAL_ROOT, W_TRAP = range(14, 18)
+N_WEIGHTS = 18
 WEIGHTS = np.array(
-    [0.5, 400.0, 15.0, 2000.0, 100.0, 0.0, 0.0, 1.0e9, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0], dtype=np.float64
+    [0.5, 400.0, 15.0, 2000.0, 100.0, 0.0, 0.0, 1.0e9, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 20000.0],
+    dtype=np.float64,
 )
 """The reference agents' weights: territory 0.5 a cell up to 400 cells, 15 a step to the
 nearest apple, 2,000 for one we reach strictly first, zombie heads 100 × (5 − distance)²,
 no second apple, no territory share, and a race over the whole board (``W_HORIZON``:
-the race stops at this distance; cells and apples beyond it are nobody's); no clock
+the race stops at this distance; cells and apples beyond it are nobody's), a trap
+20,000 plus 500 a missing cell (``W_TRAP`` the first part); no clock
 (``W_CLOCK`` 0: a death is :data:`DEAD`), no ties, no claims, no rival (``W_RIVAL`` 0).
 The champion (:mod:`.champion`) sets the rest."""
 NO_TIMID = np.zeros(64, dtype=np.int32)
@@ -191,21 +193,42 @@ def timid_dir(st: I32, lay: I32, nbr: I32, j: int) -> int:  # pragma: no cover -
 
 
 @_jit
+def reach(st: I32, lay: I32, j: int, left: int) -> int:  # pragma: no cover - jitted
+    """Snake ``j``'s longest length, its pending growth counted as far as ``left`` steps allow."""
+    f = lay[L_SNK] + NF * j
+    length = int(st[f + F_LONGEST])
+    if st[f + F_ALIVE] != 0:
+        length = max(length, int(st[f + F_LEN] + min(st[f + F_GROWTH], left)))
+    return length
+
+
+@_jit
+def rival_of(st: I32, lay: I32, me: int) -> tuple[int, int]:  # pragma: no cover - jitted
+    """The champion's rival at the root: the opponent of greatest :func:`reach` and that reach.
+
+    The first such opponent on a tie; ``(-1, 0)`` with no opponent.
+    """
+    left = max(lay[L_STEPS] - st[lay[L_STEP]], 0)
+    best, best_reach = -1, 0
+    for j in range(lay[L_N]):
+        if j != me:
+            r = reach(st, lay, j, left)
+            if best < 0 or r > best_reach:
+                best, best_reach = j, r
+    return best, best_reach
+
+
+@_jit
 def rival_loss(st: I32, lay: I32, wts: F64, left: int) -> float:  # pragma: no cover - jitted
     """What the rival's growth since the root costs us: ``W_RIVAL`` × 1,000 a cell.
 
-    The rival (``wts[W_RIVAL_IDX]``, set at the root) is the longest opponent; its length
-    counts its pending growth as far as the ``left`` steps allow, as ours does. 0 with
-    no rival.
+    The rival (``wts[W_RIVAL_IDX]``, set at the root by :func:`rival_of`) is the longest
+    opponent; its length is its :func:`reach`. 0 with no rival.
     """
     j = int(wts[W_RIVAL_IDX])
     if wts[W_RIVAL] == 0.0 or j < 0:
         return 0.0
-    f = lay[L_SNK] + NF * j
-    length = st[f + F_LONGEST]
-    if st[f + F_ALIVE] != 0:
-        length = max(length, st[f + F_LEN] + min(st[f + F_GROWTH], left))
-    return wts[W_RIVAL] * 1000.0 * (length - wts[W_RIVAL_ROOT])
+    return wts[W_RIVAL] * 1000.0 * (reach(st, lay, j, left) - wts[W_RIVAL_ROOT])
 
 
 @_jit
@@ -503,7 +526,7 @@ def evaluate_w(
     # call every long snake trapped and make it hoard space instead of eating: the race
     # went on over the whole board where the near one could not tell (above).
     if room < mlen + 2:
-        pen = 20000.0 + 500.0 * (mlen + 2 - room)
+        pen = wts[W_TRAP] + 500.0 * (mlen + 2 - room)
         if clock:
             # A trap is a death foretold, never worse than the death: late in a game a long
             # snake's shortfall would otherwise cost more than dying, and the search would
