@@ -13,7 +13,7 @@ from snakelab.games.arena.voronoi import (
     W_LATE_C0,
     W_LATE_RATE,
     W_RIVAL,
-    W_RIVAL_IDX,
+    W_RIVAL_OF,
     W_RIVAL_ROOT,
     W_ROOT_LEN,
     WEIGHTS,
@@ -280,10 +280,14 @@ def test_the_rival_is_the_longest_opponent_its_pending_growth_counted():
         wts, _ = champ._model(s, growth)
         return champ._at_root(wts, sim.encode(s, lay, growth), lay, nbr)
 
-    wts = rival([0, 0, 0])
-    assert (wts[W_RIVAL], wts[W_RIVAL_IDX], wts[W_RIVAL_ROOT]) == (0.5, 1, 5)
-    wts = rival([0, 0, 4])  # snake 2 will be 2 + 4 cells long
-    assert (wts[W_RIVAL_IDX], wts[W_RIVAL_ROOT]) == (2, 6)
+    def rivals(wts):
+        return [float(x) for x in wts[W_RIVAL_OF : W_RIVAL_OF + 3]], wts[W_RIVAL_ROOT]
+
+    assert rivals(rival([0, 0, 0])) == ([0.0, 0.5, 0.0], 0.5 * 5)
+    assert rivals(rival([0, 0, 4])) == ([0.0, 0.0, 0.5], 0.5 * 6)  # snake 2 will be 2 + 4 cells long
+    champ.rival_gap = 3  # snake 2 (2 cells) is not within 3 cells of snake 1 (5); with 2 more it is
+    assert rivals(rival([0, 0, 0])) == ([0.0, 0.5, 0.0], 0.5 * 5)
+    assert rivals(rival([0, 0, 2])) == ([0.0, 0.5, 0.5], 0.5 * (5 + 4))
     assert ChampionAgent().weights[W_RIVAL] == 2.0  # the default
 
 
@@ -297,7 +301,7 @@ def test_the_rivals_apple_and_growth_cost_a_share_of_ours():
 
     def value(share, rival_root):
         wts = _weights(len(s.bodies[0]))
-        wts[W_RIVAL], wts[W_RIVAL_IDX], wts[W_RIVAL_ROOT] = share, 1, rival_root
+        wts[W_RIVAL], wts[W_RIVAL_OF + 1], wts[W_RIVAL_ROOT] = share, share, share * rival_root
         return evaluate_w(st, lay, nbr, 0, 0, work, wts, timid), dead_value(st, lay, 0, 0, wts)
 
     alive0, dead0 = value(0.0, 5)

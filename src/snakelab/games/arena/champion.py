@@ -87,8 +87,6 @@ from snakelab.games.arena.voronoi import (
     W_LATE_C0,
     W_LATE_RATE,
     W_RIVAL,
-    W_RIVAL_IDX,
-    W_RIVAL_ROOT,
     W_ROOT_LEN,
     W_SHARE,
     W_TERR,
@@ -99,7 +97,7 @@ from snakelab.games.arena.voronoi import (
     WEIGHTS,
     VoronoiAgent,
     claims,
-    rival_of,
+    set_rivals,
 )
 
 
@@ -187,6 +185,8 @@ class ChampionAgent(VoronoiAgent):
             first (0).
         rival: How much the longest opponent's growth, or an apple it reaches strictly
             first, costs us relative to ours (0: nothing, the references' value).
+        rival_gap: Every other opponent within this many cells of the longest one's
+            length is a rival too (0: the longest alone).
         trap: A trap's fixed cost (a room smaller than the body; 500 more a missing
             cell, at most 0.9 of a death).
         max_depth: Deepest iteration.
@@ -212,6 +212,7 @@ class ChampionAgent(VoronoiAgent):
         ties: int = 0,
         claim: int = 1,
         rival: float = 2.0,
+        rival_gap: float = 0.0,
         trap: float = 20000.0,
         max_depth: int = 24,
         time_fraction: float = 0.8,
@@ -234,6 +235,7 @@ class ChampionAgent(VoronoiAgent):
             ("ties", ties, ties in (0, 1)),
             ("claim", claim, claim in (0, 1)),
             ("rival", rival, rival >= 0.0),
+            ("rival_gap", rival_gap, rival_gap >= 0.0),
             ("trap", trap, trap >= 0.0),
         )
         for key, value, ok in checks:
@@ -255,6 +257,7 @@ class ChampionAgent(VoronoiAgent):
         self.timid = timid
         self.trust = trust
         self.claim = claim
+        self.rival_gap = rival_gap
         self.last_timid: list[int] = []
         """Per snake, 1 where the last move modelled the opponent as timid (for tests)."""
 
@@ -280,13 +283,13 @@ class ChampionAgent(VoronoiAgent):
         lay: npt.NDArray[np.int32],
         nbr: npt.NDArray[np.int32],
     ) -> npt.NDArray[np.float64]:
-        """Set the rival (:func:`.voronoi.rival_of`) and, with ``claim``, the claimed apples.
+        """Set the rivals (:func:`.voronoi.set_rivals`) and, with ``claim``, the claimed apples.
 
         The claimed apples are those no snake reaching them first heads for
         (:func:`.voronoi.claims`).
         """
         if wts[W_RIVAL] != 0.0:
-            wts[W_RIVAL_IDX], wts[W_RIVAL_ROOT] = rival_of(root, lay, self.player)
+            set_rivals(root, lay, self.player, self.rival_gap, wts)
         if self.claim:
             wts[W_CLAIM] = float(claims(root, lay, nbr, self.player, self._work))
         return wts
