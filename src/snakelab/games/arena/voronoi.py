@@ -106,9 +106,10 @@ W_TERR, W_TERR_CAP, W_APPLE_STEP, W_APPLE_OWN, W_ZOMBIE, W_APPLE_SECOND, W_SHARE
 W_LATE_C0, W_LATE_RATE, W_ROOT_LEN, W_TIES, W_CLOCK, W_CLAIM = range(8, 14)
 W_RIVAL, W_RIVAL_ROOT, W_TRAP, W_RIVAL_OF = range(14, 18)
 N_WEIGHTS = W_RIVAL_OF + 64  # one rival weight per snake (64: the most the rules allow)
-WEIGHTS = np.zeros(N_WEIGHTS, dtype=np.float64)
-WEIGHTS[:W_RIVAL_OF] = [0.5, 400.0, 15.0, 2000.0, 100.0, 0.0, 0.0, 1.0e9]
-WEIGHTS[W_TRAP] = 20000.0
+WEIGHTS = np.array(
+    [0.5, 400.0, 15.0, 2000.0, 100.0, 0.0, 0.0, 1.0e9, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 20000.0] + [0.0] * 64,
+    dtype=np.float64,
+)
 """The reference agents' weights: territory 0.5 a cell up to 400 cells, 15 a step to the
 nearest apple, 2,000 for one we reach strictly first, zombie heads 100 × (5 − distance)²,
 no second apple, no territory share, and a race over the whole board (``W_HORIZON``:
