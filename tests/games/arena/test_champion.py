@@ -16,6 +16,7 @@ from snakelab.games.arena.voronoi import (
     W_RIVAL_OF,
     W_RIVAL_ROOT,
     W_ROOT_LEN,
+    W_TRAP,
     WEIGHTS,
     dead_value,
     evaluate_w,
@@ -256,6 +257,11 @@ def test_a_trap_late_in_the_game_is_never_worse_than_dying():
         wts = _weights(length)
         trapped = evaluate_w(st, lay, sim.grid_nbr(s), 0, 0, work, wts, np.zeros(2, np.int32))
         assert dead_value(st, lay, 0, 0, wts) < trapped < 1000.0 * length - trap_cost
+        if left == 1000:  # far below the cap, a trap's fixed cost (W_TRAP) is paid in full
+            wts[W_TRAP] += 30000.0
+            dearer = evaluate_w(st, lay, sim.grid_nbr(s), 0, 0, work, wts, np.zeros(2, np.int32))
+            assert trapped - dearer == 30000.0
+    assert ChampionAgent(trap=50000).weights[W_TRAP] == 50000.0
 
 
 # Snake 1, the longest opponent, reaches the upper apple first (3 steps, we need 4); we
