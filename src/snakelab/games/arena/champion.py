@@ -83,6 +83,7 @@ from snakelab.games.arena.voronoi import (
     W_APPLE_STEP,
     W_CLAIM,
     W_CLOCK,
+    W_FAIR,
     W_HORIZON,
     W_LATE_C0,
     W_LATE_RATE,
@@ -189,6 +190,9 @@ class ChampionAgent(VoronoiAgent):
             length is a rival too (0: the longest alone).
         trap: A trap's fixed cost (a room smaller than the body; 500 more a missing
             cell, at most 0.9 of a death).
+        fair: An apple eaten in a line counts as a fairly near new one only when we ate
+            it, and a rival's apple costs at most what its eating would (1), or as the
+            references value them (0).
         max_depth: Deepest iteration.
         time_fraction: Share of ``Budget.time_s`` the search may plan to use.
         default_nodes: Node budget when given no budget (300: about what a 10 ms move
@@ -214,6 +218,7 @@ class ChampionAgent(VoronoiAgent):
         rival: float = 2.0,
         rival_gap: float = 0.0,
         trap: float = 20000.0,
+        fair: int = 0,
         max_depth: int = 24,
         time_fraction: float = 0.8,
         default_nodes: int = 300,
@@ -237,6 +242,7 @@ class ChampionAgent(VoronoiAgent):
             ("rival", rival, rival >= 0.0),
             ("rival_gap", rival_gap, rival_gap >= 0.0),
             ("trap", trap, trap >= 0.0),
+            ("fair", fair, fair in (0, 1)),
         )
         for key, value, ok in checks:
             if not ok:
@@ -246,13 +252,14 @@ class ChampionAgent(VoronoiAgent):
                     "timid": "0 or 1",
                     "ties": "0 or 1",
                     "claim": "0 or 1",
+                    "fair": "0 or 1",
                 }.get(key, "≥ 0")
                 raise ConfigError(f"arena.champion: {key} {value} must be {what}")
         w = WEIGHTS.copy()
         w[W_SHARE], w[W_APPLE_SECOND], w[W_TERR], w[W_TERR_CAP] = share, second, terr, terr_cap
         w[W_APPLE_STEP], w[W_APPLE_OWN], w[W_ZOMBIE], w[W_HORIZON] = apple_step, apple_own, zombie, horizon
         w[W_LATE_C0], w[W_LATE_RATE], w[W_TIES], w[W_CLOCK] = late_c0, late_rate, ties, 1.0
-        w[W_RIVAL], w[W_TRAP] = rival, trap
+        w[W_RIVAL], w[W_TRAP], w[W_FAIR] = rival, trap, fair
         self.weights = w
         self.timid = timid
         self.trust = trust

@@ -104,10 +104,11 @@ C_NODES, C_CAP, C_ABORT = 0, 1, 2
 # timid-opponent ties (``W_CLOCK`` 0 leaves the references' evaluation exactly as it is).
 W_TERR, W_TERR_CAP, W_APPLE_STEP, W_APPLE_OWN, W_ZOMBIE, W_APPLE_SECOND, W_SHARE, W_HORIZON = range(8)
 W_LATE_C0, W_LATE_RATE, W_ROOT_LEN, W_TIES, W_CLOCK, W_CLAIM = range(8, 14)
-W_RIVAL, W_RIVAL_ROOT, W_TRAP, W_RIVAL_OF = range(14, 18)
+W_RIVAL, W_RIVAL_ROOT, W_TRAP, W_FAIR, W_RIVAL_OF = range(14, 19)
 N_WEIGHTS = W_RIVAL_OF + 64  # one rival weight per snake (64: the most the rules allow)
 WEIGHTS = np.array(
-    [0.5, 400.0, 15.0, 2000.0, 100.0, 0.0, 0.0, 1.0e9, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 20000.0] + [0.0] * 64,
+    [0.5, 400.0, 15.0, 2000.0, 100.0, 0.0, 0.0, 1.0e9, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 20000.0, 0.0]
+    + [0.0] * 64,
     dtype=np.float64,
 )
 """The reference agents' weights: territory 0.5 a cell up to 400 cells, 15 a step to the
@@ -117,7 +118,8 @@ the race stops at this distance; cells and apples beyond it are nobody's), a tra
 20,000 plus 500 a missing cell (``W_TRAP`` the first part); no clock
 (``W_CLOCK`` 0: a death is :data:`DEAD`), no ties, no claims, no rival (``W_RIVAL`` 0;
 ``W_RIVAL_OF + j`` is snake ``j``'s weight as a rival, ``W_RIVAL_ROOT`` the rivals'
-weighted reach at the root, both set by :func:`set_rivals`). The champion
+weighted reach at the root, both set by :func:`set_rivals`), apples valued as the
+references value them (``W_FAIR`` 0). The champion
 (:mod:`.champion`) sets the rest."""
 NO_TIMID = np.zeros(64, dtype=np.int32)
 """No opponent is timid: every one is modelled as the references model everyone (64 entries,
@@ -495,12 +497,22 @@ def evaluate_w(
     second = 0.0
     step_w = wts[W_APPLE_STEP]
     claim = int(wts[W_CLAIM])
+    fair = wts[W_FAIR] != 0.0
+    ours = st[fm + F_EATEN]  # apples we ate in this line
     for k in range(lay[L_NA]):
         a = st[a0 + k]
         if a < 0:
             # Eaten in this line: a new apple appears somewhere random. Valuing the gap as a
             # fairly near apple keeps eating worth more than standing next to the apple.
-            val = wts[W_APPLE_OWN] + step_w * 280.0 if not clock or left > 20 else 0.0
+            # With W_FAIR, only a gap we made: an apple another snake ate (or a zombie
+            # trod on) leaves a new one that is nobody's yet, not one near us.
+            if clock and left <= 20:
+                val = 0.0
+            elif not fair or ours > 0:
+                val = wts[W_APPLE_OWN] + step_w * 280.0
+                ours -= 1
+            else:
+                val = step_w * 280.0
         else:
             md = abs(a % w - mx) + abs(a // w - my)
             if clock and md >= left:
@@ -532,7 +544,11 @@ def evaluate_w(
                 rh = head_of(st, lay, o)
                 md = abs(a % w - rh % w) + abs(a // w - rh // w)
                 if not clock or md < left:
-                    worst = max(worst, wts[W_RIVAL_OF + o] * (wts[W_APPLE_OWN] + step_w * (300.0 - dist[a])))
+                    if fair:  # never more than its eating would cost us (rival_loss)
+                        worth = 1000.0 * lay[L_GROWTH] - step_w * dist[a]
+                    else:
+                        worth = wts[W_APPLE_OWN] + step_w * (300.0 - dist[a])
+                    worst = max(worst, wts[W_RIVAL_OF + o] * worth)
         v -= worst
     v += wts[W_TERR] * min(terr, int(wts[W_TERR_CAP]))
     # Territory relative to the snakes' together: the share of the random apples to come.
