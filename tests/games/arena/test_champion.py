@@ -9,6 +9,7 @@ from snakelab.games.arena.champion import ChampionAgent, ContactModel
 from snakelab.games.arena.rules import LEFT, RIGHT, TURN, UP
 from snakelab.games.arena.voronoi import (
     W_CLOCK,
+    W_FAIR,
     W_HORIZON,
     W_LATE_C0,
     W_LATE_RATE,
@@ -305,9 +306,10 @@ def test_the_rivals_apple_and_growth_cost_a_share_of_ours():
     work = np.empty(4 * lay[sim.L_SIZE] + 1, np.int32)
     timid = np.zeros(3, np.int32)
 
-    def value(share, rival_root):
+    def value(share, rival_root, fair=0.0):
         wts = _weights(len(s.bodies[0]))
         wts[W_RIVAL], wts[W_RIVAL_OF + 1], wts[W_RIVAL_ROOT] = share, share, share * rival_root
+        wts[W_FAIR] = fair
         return evaluate_w(st, lay, nbr, 0, 0, work, wts, timid), dead_value(st, lay, 0, 0, wts)
 
     alive0, dead0 = value(0.0, 5)
@@ -317,3 +319,27 @@ def test_the_rivals_apple_and_growth_cost_a_share_of_ours():
     # Two cells grown since the root cost 1,000 each, alive or dead.
     alive2, dead2 = value(0.5, 3)
     assert alive - alive2 == 0.5 * 2000 and dead - dead2 == 0.5 * 2000
+    # With fair, the rival's apple costs at most its growth: 3 cells less 15 a step away.
+    assert alive0 - value(0.5, 5, fair=1.0)[0] == 0.5 * (3000 - 15 * 3)
+
+
+def test_with_fair_an_apple_another_snake_ate_is_not_ours_to_replace():
+    s = board(RIVAL, snakes=3)
+    lay = sim.layout(s)
+    st = sim.encode(s, lay)
+    nbr = sim.grid_nbr(s)
+    work = np.empty(4 * lay[sim.L_SIZE] + 1, np.int32)
+    left_apple = next(k for k in range(2) if st[lay[sim.L_APPLE] + k] == s.grid.index(0, 3))
+    st[lay[sim.L_APPLE] + left_apple] = -1  # our apple, eaten in this line
+
+    def value(fair, we_ate):
+        st[lay[sim.L_SNK] + sim.F_EATEN] = we_ate
+        wts = _weights(len(s.bodies[0]))
+        wts[W_FAIR] = fair
+        return evaluate_w(st, lay, nbr, 0, 0, work, wts, np.zeros(3, np.int32))
+
+    # The references count the gap as a fairly near apple (2,000 + 15 × 280) whoever ate;
+    # fair counts it only when we ate, and otherwise the upper apple's pull (4 steps away)
+    # is the best we have.
+    assert value(0.0, 0) == value(0.0, 1) == value(1.0, 1)
+    assert value(0.0, 0) - value(1.0, 0) == (2000 + 15 * 280) - 15 * (300 - 4)
