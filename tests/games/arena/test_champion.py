@@ -306,10 +306,9 @@ def test_the_rivals_apple_and_growth_cost_a_share_of_ours():
     work = np.empty(4 * lay[sim.L_SIZE] + 1, np.int32)
     timid = np.zeros(3, np.int32)
 
-    def value(share, rival_root, fair=0.0):
+    def value(share, rival_root):
         wts = _weights(len(s.bodies[0]))
         wts[W_RIVAL], wts[W_RIVAL_OF + 1], wts[W_RIVAL_ROOT] = share, share, share * rival_root
-        wts[W_FAIR] = fair
         return evaluate_w(st, lay, nbr, 0, 0, work, wts, timid), dead_value(st, lay, 0, 0, wts)
 
     alive0, dead0 = value(0.0, 5)
@@ -319,8 +318,6 @@ def test_the_rivals_apple_and_growth_cost_a_share_of_ours():
     # Two cells grown since the root cost 1,000 each, alive or dead.
     alive2, dead2 = value(0.5, 3)
     assert alive - alive2 == 0.5 * 2000 and dead - dead2 == 0.5 * 2000
-    # With fair, the rival's apple costs at most its growth: 3 cells less 15 a step away.
-    assert alive0 - value(0.5, 5, fair=1.0)[0] == 0.5 * (3000 - 15 * 3)
 
 
 def test_with_fair_an_apple_another_snake_ate_is_not_ours_to_replace():

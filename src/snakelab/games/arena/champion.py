@@ -191,8 +191,7 @@ class ChampionAgent(VoronoiAgent):
         trap: A trap's fixed cost (a room smaller than the body; 500 more a missing
             cell, at most 0.9 of a death).
         fair: An apple eaten in a line counts as a fairly near new one only when we ate
-            it, and a rival's apple costs at most what its eating would (1), or as the
-            references value them (0).
+            it (1), or whoever ate it, as the references count it (0).
         max_depth: Deepest iteration.
         time_fraction: Share of ``Budget.time_s`` the search may plan to use.
         default_nodes: Node budget when given no budget (300: about what a 10 ms move

@@ -544,11 +544,7 @@ def evaluate_w(
                 rh = head_of(st, lay, o)
                 md = abs(a % w - rh % w) + abs(a // w - rh // w)
                 if not clock or md < left:
-                    if fair:  # never more than its eating would cost us (rival_loss)
-                        worth = 1000.0 * lay[L_GROWTH] - step_w * dist[a]
-                    else:
-                        worth = wts[W_APPLE_OWN] + step_w * (300.0 - dist[a])
-                    worst = max(worst, wts[W_RIVAL_OF + o] * worth)
+                    worst = max(worst, wts[W_RIVAL_OF + o] * (wts[W_APPLE_OWN] + step_w * (300.0 - dist[a])))
         v -= worst
     v += wts[W_TERR] * min(terr, int(wts[W_TERR_CAP]))
     # Territory relative to the snakes' together: the share of the random apples to come.
