@@ -77,6 +77,7 @@ from snakelab.core.errors import ConfigError
 from snakelab.core.game import GameInfo
 from snakelab.games.arena.agents import greedy_move
 from snakelab.games.arena.rules import State
+from snakelab.games.arena.sim import L_N, L_STEP, L_STEPS
 from snakelab.games.arena.voronoi import (
     W_APPLE_OWN,
     W_APPLE_SECOND,
@@ -98,6 +99,7 @@ from snakelab.games.arena.voronoi import (
     WEIGHTS,
     VoronoiAgent,
     claims,
+    reach,
     set_rivals,
 )
 
@@ -190,6 +192,8 @@ class ChampionAgent(VoronoiAgent):
             length is a rival too (0: the longest alone).
         trap: A trap's fixed cost (a room smaller than the body; 500 more a missing
             cell, at most 0.9 of a death).
+        rival_lead: No rival while we lead the longest opponent by more than this many
+            cells.
         fair: An apple eaten in a line counts as a fairly near new one only when we ate
             it (1), or whoever ate it, as the references count it (0).
         max_depth: Deepest iteration.
@@ -218,6 +222,7 @@ class ChampionAgent(VoronoiAgent):
         rival_gap: float = 0.0,
         trap: float = 20000.0,
         fair: int = 0,
+        rival_lead: float = 1.0e9,
         max_depth: int = 24,
         time_fraction: float = 0.8,
         default_nodes: int = 300,
@@ -242,6 +247,7 @@ class ChampionAgent(VoronoiAgent):
             ("rival_gap", rival_gap, rival_gap >= 0.0),
             ("trap", trap, trap >= 0.0),
             ("fair", fair, fair in (0, 1)),
+            ("rival_lead", rival_lead, rival_lead >= 0.0),
         )
         for key, value, ok in checks:
             if not ok:
@@ -264,6 +270,7 @@ class ChampionAgent(VoronoiAgent):
         self.trust = trust
         self.claim = claim
         self.rival_gap = rival_gap
+        self.rival_lead = rival_lead
         self.last_timid: list[int] = []
         """Per snake, 1 where the last move modelled the opponent as timid (for tests)."""
 
@@ -296,6 +303,11 @@ class ChampionAgent(VoronoiAgent):
         """
         if wts[W_RIVAL] != 0.0:
             set_rivals(root, lay, self.player, self.rival_gap, wts)
+            left = max(int(lay[L_STEPS] - root[lay[L_STEP]]), 0)
+            mine = reach(root, lay, self.player, left)
+            top = max((reach(root, lay, j, left) for j in range(int(lay[L_N])) if j != self.player), default=0)
+            if mine - top > self.rival_lead:
+                wts[W_RIVAL] = 0.0  # far enough ahead: no risk taken to hold the leader back
         if self.claim:
             wts[W_CLAIM] = float(claims(root, lay, nbr, self.player, self._work))
         return wts
