@@ -9,15 +9,13 @@ from snakelab.games.arena.champion import ChampionAgent, ContactModel
 from snakelab.games.arena.rules import LEFT, RIGHT, TURN, UP
 from snakelab.games.arena.voronoi import (
     W_CLOCK,
-    W_FAIR,
     W_HORIZON,
     W_LATE_C0,
     W_LATE_RATE,
     W_RIVAL,
-    W_RIVAL_OF,
+    W_RIVAL_IDX,
     W_RIVAL_ROOT,
     W_ROOT_LEN,
-    W_TRAP,
     WEIGHTS,
     dead_value,
     evaluate_w,
@@ -258,11 +256,6 @@ def test_a_trap_late_in_the_game_is_never_worse_than_dying():
         wts = _weights(length)
         trapped = evaluate_w(st, lay, sim.grid_nbr(s), 0, 0, work, wts, np.zeros(2, np.int32))
         assert dead_value(st, lay, 0, 0, wts) < trapped < 1000.0 * length - trap_cost
-        if left == 1000:  # far below the cap, a trap's fixed cost (W_TRAP) is paid in full
-            wts[W_TRAP] += 30000.0
-            dearer = evaluate_w(st, lay, sim.grid_nbr(s), 0, 0, work, wts, np.zeros(2, np.int32))
-            assert trapped - dearer == 30000.0
-    assert ChampionAgent(trap=50000).weights[W_TRAP] == 50000.0
 
 
 # Snake 1, the longest opponent, reaches the upper apple first (3 steps, we need 4); we
@@ -287,14 +280,10 @@ def test_the_rival_is_the_longest_opponent_its_pending_growth_counted():
         wts, _ = champ._model(s, growth)
         return champ._at_root(wts, sim.encode(s, lay, growth), lay, nbr)
 
-    def rivals(wts):
-        return [float(x) for x in wts[W_RIVAL_OF : W_RIVAL_OF + 3]], wts[W_RIVAL_ROOT]
-
-    assert rivals(rival([0, 0, 0])) == ([0.0, 0.5, 0.0], 0.5 * 5)
-    assert rivals(rival([0, 0, 4])) == ([0.0, 0.0, 0.5], 0.5 * 6)  # snake 2 will be 2 + 4 cells long
-    champ.rival_gap = 3  # snake 2 (2 cells) is not within 3 cells of snake 1 (5); with 2 more it is
-    assert rivals(rival([0, 0, 0])) == ([0.0, 0.5, 0.0], 0.5 * 5)
-    assert rivals(rival([0, 0, 2])) == ([0.0, 0.5, 0.5], 0.5 * (5 + 4))
+    wts = rival([0, 0, 0])
+    assert (wts[W_RIVAL], wts[W_RIVAL_IDX], wts[W_RIVAL_ROOT]) == (0.5, 1, 5)
+    wts = rival([0, 0, 4])  # snake 2 will be 2 + 4 cells long
+    assert (wts[W_RIVAL_IDX], wts[W_RIVAL_ROOT]) == (2, 6)
     assert ChampionAgent().weights[W_RIVAL] == 2.0  # the default
 
 
@@ -308,7 +297,7 @@ def test_the_rivals_apple_and_growth_cost_a_share_of_ours():
 
     def value(share, rival_root):
         wts = _weights(len(s.bodies[0]))
-        wts[W_RIVAL], wts[W_RIVAL_OF + 1], wts[W_RIVAL_ROOT] = share, share, share * rival_root
+        wts[W_RIVAL], wts[W_RIVAL_IDX], wts[W_RIVAL_ROOT] = share, 1, rival_root
         return evaluate_w(st, lay, nbr, 0, 0, work, wts, timid), dead_value(st, lay, 0, 0, wts)
 
     alive0, dead0 = value(0.0, 5)
@@ -318,25 +307,3 @@ def test_the_rivals_apple_and_growth_cost_a_share_of_ours():
     # Two cells grown since the root cost 1,000 each, alive or dead.
     alive2, dead2 = value(0.5, 3)
     assert alive - alive2 == 0.5 * 2000 and dead - dead2 == 0.5 * 2000
-
-
-def test_with_fair_an_apple_another_snake_ate_is_not_ours_to_replace():
-    s = board(RIVAL, snakes=3)
-    lay = sim.layout(s)
-    st = sim.encode(s, lay)
-    nbr = sim.grid_nbr(s)
-    work = np.empty(4 * lay[sim.L_SIZE] + 1, np.int32)
-    left_apple = next(k for k in range(2) if st[lay[sim.L_APPLE] + k] == s.grid.index(0, 3))
-    st[lay[sim.L_APPLE] + left_apple] = -1  # our apple, eaten in this line
-
-    def value(fair, we_ate):
-        st[lay[sim.L_SNK] + sim.F_EATEN] = we_ate
-        wts = _weights(len(s.bodies[0]))
-        wts[W_FAIR] = fair
-        return evaluate_w(st, lay, nbr, 0, 0, work, wts, np.zeros(3, np.int32))
-
-    # The references count the gap as a fairly near apple (2,000 + 15 × 280) whoever ate;
-    # fair counts it only when we ate, and otherwise the upper apple's pull (4 steps away)
-    # is the best we have.
-    assert value(0.0, 0) == value(0.0, 1) == value(1.0, 1)
-    assert value(0.0, 0) - value(1.0, 0) == (2000 + 15 * 280) - 15 * (300 - 4)

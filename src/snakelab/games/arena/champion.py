@@ -77,30 +77,28 @@ from snakelab.core.errors import ConfigError
 from snakelab.core.game import GameInfo
 from snakelab.games.arena.agents import greedy_move
 from snakelab.games.arena.rules import State
-from snakelab.games.arena.sim import L_N, L_STEP, L_STEPS
 from snakelab.games.arena.voronoi import (
     W_APPLE_OWN,
     W_APPLE_SECOND,
     W_APPLE_STEP,
     W_CLAIM,
     W_CLOCK,
-    W_FAIR,
     W_HORIZON,
     W_LATE_C0,
     W_LATE_RATE,
     W_RIVAL,
+    W_RIVAL_IDX,
+    W_RIVAL_ROOT,
     W_ROOT_LEN,
     W_SHARE,
     W_TERR,
     W_TERR_CAP,
     W_TIES,
-    W_TRAP,
     W_ZOMBIE,
     WEIGHTS,
     VoronoiAgent,
     claims,
-    reach,
-    set_rivals,
+    rival_of,
 )
 
 
@@ -188,14 +186,6 @@ class ChampionAgent(VoronoiAgent):
             first (0).
         rival: How much the longest opponent's growth, or an apple it reaches strictly
             first, costs us relative to ours (0: nothing, the references' value).
-        rival_gap: Every other opponent within this many cells of the longest one's
-            length is a rival too (0: the longest alone).
-        trap: A trap's fixed cost (a room smaller than the body; 500 more a missing
-            cell, at most 0.9 of a death).
-        rival_lead: No rival while we lead the longest opponent by more than this many
-            cells.
-        fair: An apple eaten in a line counts as a fairly near new one only when we ate
-            it (1), or whoever ate it, as the references count it (0).
         max_depth: Deepest iteration.
         time_fraction: Share of ``Budget.time_s`` the search may plan to use.
         default_nodes: Node budget when given no budget (300: about what a 10 ms move
@@ -219,10 +209,6 @@ class ChampionAgent(VoronoiAgent):
         ties: int = 0,
         claim: int = 1,
         rival: float = 2.0,
-        rival_gap: float = 0.0,
-        trap: float = 20000.0,
-        fair: int = 0,
-        rival_lead: float = 1.0e9,
         max_depth: int = 24,
         time_fraction: float = 0.8,
         default_nodes: int = 300,
@@ -244,10 +230,6 @@ class ChampionAgent(VoronoiAgent):
             ("ties", ties, ties in (0, 1)),
             ("claim", claim, claim in (0, 1)),
             ("rival", rival, rival >= 0.0),
-            ("rival_gap", rival_gap, rival_gap >= 0.0),
-            ("trap", trap, trap >= 0.0),
-            ("fair", fair, fair in (0, 1)),
-            ("rival_lead", rival_lead, rival_lead >= 0.0),
         )
         for key, value, ok in checks:
             if not ok:
@@ -257,20 +239,17 @@ class ChampionAgent(VoronoiAgent):
                     "timid": "0 or 1",
                     "ties": "0 or 1",
                     "claim": "0 or 1",
-                    "fair": "0 or 1",
                 }.get(key, "≥ 0")
                 raise ConfigError(f"arena.champion: {key} {value} must be {what}")
         w = WEIGHTS.copy()
         w[W_SHARE], w[W_APPLE_SECOND], w[W_TERR], w[W_TERR_CAP] = share, second, terr, terr_cap
         w[W_APPLE_STEP], w[W_APPLE_OWN], w[W_ZOMBIE], w[W_HORIZON] = apple_step, apple_own, zombie, horizon
         w[W_LATE_C0], w[W_LATE_RATE], w[W_TIES], w[W_CLOCK] = late_c0, late_rate, ties, 1.0
-        w[W_RIVAL], w[W_TRAP], w[W_FAIR] = rival, trap, fair
+        w[W_RIVAL] = rival
         self.weights = w
         self.timid = timid
         self.trust = trust
         self.claim = claim
-        self.rival_gap = rival_gap
-        self.rival_lead = rival_lead
         self.last_timid: list[int] = []
         """Per snake, 1 where the last move modelled the opponent as timid (for tests)."""
 
@@ -296,18 +275,13 @@ class ChampionAgent(VoronoiAgent):
         lay: npt.NDArray[np.int32],
         nbr: npt.NDArray[np.int32],
     ) -> npt.NDArray[np.float64]:
-        """Set the rivals (:func:`.voronoi.set_rivals`) and, with ``claim``, the claimed apples.
+        """Set the rival (:func:`.voronoi.rival_of`) and, with ``claim``, the claimed apples.
 
         The claimed apples are those no snake reaching them first heads for
         (:func:`.voronoi.claims`).
         """
         if wts[W_RIVAL] != 0.0:
-            set_rivals(root, lay, self.player, self.rival_gap, wts)
-            left = max(int(lay[L_STEPS] - root[lay[L_STEP]]), 0)
-            mine = reach(root, lay, self.player, left)
-            top = max((reach(root, lay, j, left) for j in range(int(lay[L_N])) if j != self.player), default=0)
-            if mine - top > self.rival_lead:
-                wts[W_RIVAL] = 0.0  # far enough ahead: no risk taken to hold the leader back
+            wts[W_RIVAL_IDX], wts[W_RIVAL_ROOT] = rival_of(root, lay, self.player)
         if self.claim:
             wts[W_CLAIM] = float(claims(root, lay, nbr, self.player, self._work))
         return wts

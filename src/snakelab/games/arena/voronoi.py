@@ -104,23 +104,17 @@ C_NODES, C_CAP, C_ABORT = 0, 1, 2
 # timid-opponent ties (``W_CLOCK`` 0 leaves the references' evaluation exactly as it is).
 W_TERR, W_TERR_CAP, W_APPLE_STEP, W_APPLE_OWN, W_ZOMBIE, W_APPLE_SECOND, W_SHARE, W_HORIZON = range(8)
 W_LATE_C0, W_LATE_RATE, W_ROOT_LEN, W_TIES, W_CLOCK, W_CLAIM = range(8, 14)
-W_RIVAL, W_RIVAL_ROOT, W_TRAP, W_FAIR, W_RIVAL_OF = range(14, 19)
-N_WEIGHTS = W_RIVAL_OF + 64  # one rival weight per snake (64: the most the rules allow)
+W_RIVAL, W_RIVAL_IDX, W_RIVAL_ROOT = range(14, 17)
+N_WEIGHTS = 17
 WEIGHTS = np.array(
-    [0.5, 400.0, 15.0, 2000.0, 100.0, 0.0, 0.0, 1.0e9, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 20000.0, 0.0]
-    + [0.0] * 64,
-    dtype=np.float64,
+    [0.5, 400.0, 15.0, 2000.0, 100.0, 0.0, 0.0, 1.0e9, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0], dtype=np.float64
 )
 """The reference agents' weights: territory 0.5 a cell up to 400 cells, 15 a step to the
 nearest apple, 2,000 for one we reach strictly first, zombie heads 100 × (5 − distance)²,
 no second apple, no territory share, and a race over the whole board (``W_HORIZON``:
-the race stops at this distance; cells and apples beyond it are nobody's), a trap
-20,000 plus 500 a missing cell (``W_TRAP`` the first part); no clock
-(``W_CLOCK`` 0: a death is :data:`DEAD`), no ties, no claims, no rival (``W_RIVAL`` 0;
-``W_RIVAL_OF + j`` is snake ``j``'s weight as a rival, ``W_RIVAL_ROOT`` the rivals'
-weighted reach at the root, both set by :func:`set_rivals`), apples valued as the
-references value them (``W_FAIR`` 0). The champion
-(:mod:`.champion`) sets the rest."""
+the race stops at this distance; cells and apples beyond it are nobody's); no clock
+(``W_CLOCK`` 0: a death is :data:`DEAD`), no ties, no claims, no rival (``W_RIVAL`` 0).
+The champion (:mod:`.champion`) sets the rest."""
 NO_TIMID = np.zeros(64, dtype=np.int32)
 """No opponent is timid: every one is modelled as the references model everyone (64 entries,
 the most snakes the rules allow, so one shared array serves every board)."""
@@ -207,44 +201,32 @@ def reach(st: I32, lay: I32, j: int, left: int) -> int:  # pragma: no cover - ji
 
 
 @_jit
-def set_rivals(st: I32, lay: I32, me: int, gap: float, wts: F64) -> None:  # pragma: no cover - jitted
-    """Choose the champion's rivals at the root (``st``) and write them into ``wts``.
+def rival_of(st: I32, lay: I32, me: int) -> tuple[int, int]:  # pragma: no cover - jitted
+    """The champion's rival at the root: the opponent of greatest :func:`reach` and that reach.
 
-    The rival is the opponent of greatest :func:`reach` (the first on a tie); every other
-    opponent whose reach is more than the rival's less ``gap`` cells is one too. Each
-    rival's weight (``W_RIVAL_OF + j``) is ``wts[W_RIVAL]``; ``W_RIVAL_ROOT`` is their
-    weighted reach now, from which :func:`rival_loss` measures their growth.
+    The first such opponent on a tie; ``(-1, 0)`` with no opponent.
     """
-    n = lay[L_N]
     left = max(lay[L_STEPS] - st[lay[L_STEP]], 0)
     best, best_reach = -1, 0
-    for j in range(n):
-        wts[W_RIVAL_OF + j] = 0.0
+    for j in range(lay[L_N]):
         if j != me:
             r = reach(st, lay, j, left)
             if best < 0 or r > best_reach:
                 best, best_reach = j, r
-    wts[W_RIVAL_ROOT] = 0.0
-    for j in range(n):
-        if j == best or (j != me and reach(st, lay, j, left) > best_reach - gap):
-            wts[W_RIVAL_OF + j] = wts[W_RIVAL]
-            wts[W_RIVAL_ROOT] += wts[W_RIVAL] * reach(st, lay, j, left)
+    return best, best_reach
 
 
 @_jit
 def rival_loss(st: I32, lay: I32, wts: F64, left: int) -> float:  # pragma: no cover - jitted
-    """What the rivals' growth since the root costs us: their weight × 1,000 a cell.
+    """What the rival's growth since the root costs us: ``W_RIVAL`` × 1,000 a cell.
 
-    The rivals (set at the root by :func:`set_rivals`) are the longest opponent and those
-    near it; their lengths are their :func:`reach`. 0 with no rival.
+    The rival (``wts[W_RIVAL_IDX]``, set at the root by :func:`rival_of`) is the longest
+    opponent; its length is its :func:`reach`. 0 with no rival.
     """
-    if wts[W_RIVAL] == 0.0:
+    j = int(wts[W_RIVAL_IDX])
+    if wts[W_RIVAL] == 0.0 or j < 0:
         return 0.0
-    total = 0.0
-    for j in range(lay[L_N]):
-        if wts[W_RIVAL_OF + j] != 0.0:
-            total += wts[W_RIVAL_OF + j] * reach(st, lay, j, left)
-    return 1000.0 * (total - wts[W_RIVAL_ROOT])
+    return wts[W_RIVAL] * 1000.0 * (reach(st, lay, j, left) - wts[W_RIVAL_ROOT])
 
 
 @_jit
@@ -497,22 +479,12 @@ def evaluate_w(
     second = 0.0
     step_w = wts[W_APPLE_STEP]
     claim = int(wts[W_CLAIM])
-    fair = wts[W_FAIR] != 0.0
-    ours = st[fm + F_EATEN]  # apples we ate in this line
     for k in range(lay[L_NA]):
         a = st[a0 + k]
         if a < 0:
             # Eaten in this line: a new apple appears somewhere random. Valuing the gap as a
             # fairly near apple keeps eating worth more than standing next to the apple.
-            # With W_FAIR, only a gap we made: an apple another snake ate (or a zombie
-            # trod on) leaves a new one that is nobody's yet, not one near us.
-            if clock and left <= 20:
-                val = 0.0
-            elif not fair or ours > 0:
-                val = wts[W_APPLE_OWN] + step_w * 280.0
-                ours -= 1
-            else:
-                val = step_w * 280.0
+            val = wts[W_APPLE_OWN] + step_w * 280.0 if not clock or left > 20 else 0.0
         else:
             md = abs(a % w - mx) + abs(a // w - my)
             if clock and md >= left:
@@ -530,22 +502,20 @@ def evaluate_w(
             second = val
     v += best_apple + wts[W_APPLE_SECOND] * second
     # The ranking is a race against the longest opponent: its growth, and the apple it
-    # reaches strictly first, cost us W_RIVAL times what ours would be worth (so do those
-    # of the opponents near it in length, the rivals of set_rivals).
-    if wts[W_RIVAL] != 0.0:
+    # reaches strictly first, cost us W_RIVAL times what ours would be worth.
+    rj = int(wts[W_RIVAL_IDX])
+    if wts[W_RIVAL] != 0.0 and rj >= 0:
         v -= rival_loss(st, lay, wts, left)
-        worst = 0.0
-        for k in range(lay[L_NA]):
-            a = st[a0 + k]
-            if a < 0 or not 0 <= dist[a] <= horizon:
-                continue
-            o = owner[a]
-            if o >= 0 and wts[W_RIVAL_OF + o] != 0.0:
-                rh = head_of(st, lay, o)
-                md = abs(a % w - rh % w) + abs(a // w - rh // w)
-                if not clock or md < left:
-                    worst = max(worst, wts[W_RIVAL_OF + o] * (wts[W_APPLE_OWN] + step_w * (300.0 - dist[a])))
-        v -= worst
+        if st[snk + NF * rj + F_ALIVE] != 0:
+            rh = head_of(st, lay, rj)
+            worst = 0.0
+            for k in range(lay[L_NA]):
+                a = st[a0 + k]
+                if a >= 0 and owner[a] == rj and 0 <= dist[a] <= horizon:
+                    md = abs(a % w - rh % w) + abs(a // w - rh // w)
+                    if not clock or md < left:
+                        worst = max(worst, wts[W_APPLE_OWN] + step_w * (300.0 - dist[a]))
+            v -= wts[W_RIVAL] * worst
     v += wts[W_TERR] * min(terr, int(wts[W_TERR_CAP]))
     # Territory relative to the snakes' together: the share of the random apples to come.
     v += wts[W_SHARE] * terr / (terr + others + 1.0)
@@ -554,7 +524,7 @@ def evaluate_w(
     # call every long snake trapped and make it hoard space instead of eating: the race
     # went on over the whole board where the near one could not tell (above).
     if room < mlen + 2:
-        pen = wts[W_TRAP] + 500.0 * (mlen + 2 - room)
+        pen = 20000.0 + 500.0 * (mlen + 2 - room)
         if clock:
             # A trap is a death foretold, never worse than the death: late in a game a long
             # snake's shortfall would otherwise cost more than dying, and the search would
