@@ -285,9 +285,16 @@ def test_an_interrupt_during_a_timed_search_stays_an_interrupt(name):
     a = make_agent(name)
     a.reset(game.info, 0, 1)
     a.act(s, Budget(time_s=0.001))  # compiles or loads the kernels
+    # A worker started in the background (``make test &``) inherits SIGINT ignored, and
+    # Python then keeps it ignored: set the handler a terminal's Ctrl-C would find.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.1, os.kill, (os.getpid(), signal.SIGINT))
-    with pytest.raises(KeyboardInterrupt):
-        timer.start()
-        for _ in range(1000):  # long timed searches until the interrupt arrives
-            a.act(s, Budget(time_s=10.0))
-    timer.join()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            timer.start()
+            for _ in range(1000):  # long timed searches until the interrupt arrives
+                a.act(s, Budget(time_s=10.0))
+    finally:
+        timer.cancel()
+        timer.join()
+        signal.signal(signal.SIGINT, previous)
