@@ -42,7 +42,8 @@ budget the agent uses ``Budget(nodes=default_nodes)``.
 
 Why one module: it is one search — the evaluation (with :func:`claims`, the apples a
 root race says no nearer snake is bound for, and :func:`rival_loss`, the champion's
-price on the longest opponent's growth), the alpha-beta kernel and the agent that
+price on the growth of the longest opponent, which :func:`rival_of` picks by the same
+:func:`reach`), the alpha-beta kernel and the agent that
 drives it — and the champion (:mod:`.champion`) runs the same kernel with other
 weights and timid flags, so the references and the champion cannot drift apart.
 """
