@@ -56,6 +56,16 @@ deepening within the budget, zombies exact, one compiled kernel (:func:`.voronoi
   it had won 41, 46 and 40: its own growth stayed where it was and the longest of the
   three others fell by about two cells, at the price of dying twice as often (0.2
   times a game against 0.1);
+* **no walk into its own coil** (``doom``, 5,000 nodes): after the search, the ranked
+  root moves are checked in turn by :func:`.survival.alone_moves`, a depth-first proof
+  of whether the snake alone can still make a body's length of moves after it, and
+  the first move not proved doomed is played. A long snake idling in its region
+  coils, and once its head is inside a ring of its own body it dies 40 or more steps
+  later whatever it does; no search a few plies deep sees that, and the room test
+  (cells reached in a race) counts cells it cannot walk. At the contest's budget
+  these were the costliest deaths (three of the five deaths of long snakes traced
+  in 20 games were proved doomed 40 steps before they came); at 10 ms, with shorter
+  snakes, the proof changes about one move in a thousand;
 * **most of the budget** (``time_fraction``, 0.8 instead of the references' 0.4): a
   20-game screen favoured it over 55 %, a later one at 40 % did about as well
   (``docs/arena.md``); its CPU p99 stays near 8 ms of a 10 ms budget.
@@ -77,6 +87,8 @@ from snakelab.core.errors import ConfigError
 from snakelab.core.game import GameInfo
 from snakelab.games.arena.agents import greedy_move
 from snakelab.games.arena.rules import State
+from snakelab.games.arena.sim import F_GROWTH, F_LEN, L_SNK, NF
+from snakelab.games.arena.survival import alone_moves, work_size
 from snakelab.games.arena.voronoi import (
     W_APPLE_OWN,
     W_APPLE_SECOND,
@@ -186,6 +198,9 @@ class ChampionAgent(VoronoiAgent):
             first (0).
         rival: How much the longest opponent's growth, or an apple it reaches strictly
             first, costs us relative to ours (0: nothing, the references' value).
+        doom: Nodes of the lone-snake survival proof (:mod:`.survival`) per root move:
+            the best-ranked move it does not prove doomed is played (0: the search's
+            choice always stands).
         max_depth: Deepest iteration.
         time_fraction: Share of ``Budget.time_s`` the search may plan to use.
         default_nodes: Node budget when given no budget (300: about what a 10 ms move
@@ -209,6 +224,7 @@ class ChampionAgent(VoronoiAgent):
         ties: int = 0,
         claim: int = 1,
         rival: float = 2.0,
+        doom: int = 5000,
         max_depth: int = 24,
         time_fraction: float = 0.8,
         default_nodes: int = 300,
@@ -230,6 +246,7 @@ class ChampionAgent(VoronoiAgent):
             ("ties", ties, ties in (0, 1)),
             ("claim", claim, claim in (0, 1)),
             ("rival", rival, rival >= 0.0),
+            ("doom", doom, doom >= 0),
         )
         for key, value, ok in checks:
             if not ok:
@@ -250,6 +267,9 @@ class ChampionAgent(VoronoiAgent):
         self.timid = timid
         self.trust = trust
         self.claim = claim
+        self.doom = doom
+        self.last_doomed: list[int] = []
+        """The root moves the last move proved doomed and passed over (for tests)."""
         self.last_timid: list[int] = []
         """Per snake, 1 where the last move modelled the opponent as timid (for tests)."""
 
@@ -257,6 +277,7 @@ class ChampionAgent(VoronoiAgent):
         """Prepare scratch space and forget what was seen of the opponents."""
         super().reset(info, player, seed)
         self._contact = ContactModel(info.config.num_snakes, self.trust)
+        self._doom_work = np.zeros(work_size(self._size, self._size), np.int32)
 
     def _model(self, s: State, growth: list[int]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int32]]:
         """This move's weights (the root length set) and timid flags, after watching the opponents."""
@@ -285,6 +306,28 @@ class ChampionAgent(VoronoiAgent):
         if self.claim:
             wts[W_CLAIM] = float(claims(root, lay, nbr, self.player, self._work))
         return wts
+
+    def _settle(
+        self, order: list[int], root: npt.NDArray[np.int32], lay: npt.NDArray[np.int32], nbr: npt.NDArray[np.int32]
+    ) -> int:
+        """The best-ranked root move the snake alone can survive a body's length after (``doom``).
+
+        A move :func:`.survival.alone_moves` proves doomed is passed over for the next
+        one it does not; when every move is doomed (or ``doom`` is 0) the search's choice
+        stands.
+        """
+        self.last_doomed = []
+        if not self.doom:
+            return order[0]
+        me = self.player
+        f = lay[L_SNK] + NF * me
+        need = min(int(root[f + F_LEN] + root[f + F_GROWTH]), self._size)
+        for d in order:
+            if alone_moves(root, lay, nbr, me, d, need, self.doom, self._doom_work) != 0:
+                return d
+            self.last_doomed.append(d)
+        self.last_doomed = []
+        return order[0]
 
 
 __all__ = ["ChampionAgent", "ContactModel"]

@@ -716,6 +716,11 @@ class VoronoiAgent(BaseAgent):
         del root, lay, nbr
         return wts
 
+    def _settle(self, order: list[int], root: I32, lay: I32, nbr: I32) -> int:
+        """The move to play, given the root moves ranked best first (a subclass's hook)."""
+        del root, lay, nbr
+        return order[0]
+
     def act(self, observation: Any, budget: Budget | None) -> int:
         """One move: an absolute direction."""
         t0 = time.perf_counter()
@@ -743,7 +748,6 @@ class VoronoiAgent(BaseAgent):
         deadline = t0 + self.time_fraction * budget.time_s if timed and budget.time_s is not None else 1.0e308
         counter = np.zeros(3, np.int64)
         order = _root_order(s.heading[me])
-        best = order[0]
         self.last_depth = 0
         prev_s = 0.0
         bf = 3.0
@@ -766,14 +770,13 @@ class VoronoiAgent(BaseAgent):
                 break
             ranked = sorted(range(3), key=lambda k: -vals[k])
             order = [order[k] for k in ranked]
-            best = order[0]
             self.last_depth = depth
             if prev_s > 0:
                 bf = max(1.5, min(12.0, spent / prev_s))
             prev_s = spent
             if vals[ranked[0]] <= DEAD + 1000.0 * (self.max_depth + 1):
                 break  # every line loses the snake: deeper cannot change the choice
-        return best
+        return self._settle(order, root, lay, nbr)
 
 
 __all__ = ["VoronoiAgent", "dead_value", "evaluate", "evaluate_w", "interruptible", "timid_dir"]

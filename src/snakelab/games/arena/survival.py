@@ -1,0 +1,183 @@
+"""Can a snake, alone on the board, still make a body's length of moves? A depth-first proof.
+
+A long snake that coils in its own region can close itself in: its head ends up inside
+a ring of its own body, and it dies there 40 or more steps later, whatever it does.
+The searches' room test (a region smaller than the body is a trap) counts the cells
+a breadth-first race reaches, every body cell as free from the step its tail passes
+it; it cannot tell a region the snake can reach from one it can *walk*, because a
+walk lays new body behind the head. Nor can a search a few plies deep see a death 40
+steps away. At the contest's budget (3,000 steps, snakes of 100–200 cells) such
+self-made traps were the costliest deaths.
+
+:func:`alone_moves` answers the question exactly for the snake alone: is there a
+self-avoiding walk of ``need`` moves starting with a given first move, where a body
+cell (any snake's) may be entered from the step its tail has passed it, the cells the
+walk lays stay occupied, obstacles never free up and a zombie's cells free up as the
+zombie moves on? Other heads are left out, so a walk it finds may not exist in play,
+but one it proves impossible (``need`` no longer than the body, so the walk never
+meets its own new tail) is a death. The search is Warnsdorff-ordered (the neighbour
+with the fewest onward moves first, which finds a walk at once in open space) and
+pruned by a count of the cells still reachable in time; it gives up after ``cap``
+nodes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from snakelab.games.arena.sim import F_ALIVE, L_APPLE, L_GROWTH, L_NA, L_OCC, L_SIZE, L_SNK, NF, _jit, head_of
+from snakelab.games.arena.voronoi import _body_free_times
+
+I32 = npt.NDArray[np.int32]
+
+ZOMBIE_FREE = 6
+"""Steps after which a zombie's cells count as free (a zombie is five cells long and moves on)."""
+
+
+def work_size(size: int, need: int) -> int:
+    """Scratch ints :func:`alone_moves` needs on a board of ``size`` cells for walks of ``need`` moves."""
+    return 5 * size + 7 * (need + 2) + 1
+
+
+@_jit
+def _reachable(
+    start: int, t0: int, limit: int, nbr: I32, freet: I32, onpath: I32, mark: I32, stamp: int, queue: I32
+) -> int:  # pragma: no cover - jitted
+    """Cells a walk at ``start`` at step ``t0`` could still enter, counted up to ``limit``."""
+    dist = queue  # queue[2k] = cell, queue[2k + 1] = its distance
+    mark[start] = stamp
+    dist[0] = start
+    dist[1] = 0
+    lo, hi, count = 0, 1, 0
+    while lo < hi:
+        c = dist[2 * lo]
+        d1 = dist[2 * lo + 1] + 1
+        lo += 1
+        for k in range(4 * c, 4 * c + 4):
+            m = nbr[k]
+            if m < 0 or mark[m] == stamp or onpath[m] != 0 or freet[m] > t0 + d1:
+                continue
+            mark[m] = stamp
+            count += 1
+            if count >= limit:
+                return count
+            dist[2 * hi] = m
+            dist[2 * hi + 1] = d1
+            hi += 1
+    return count
+
+
+@_jit
+def alone_moves(
+    st: I32, lay: I32, nbr: I32, me: int, first: int, need: int, cap: int, work: I32
+) -> int:  # pragma: no cover - jitted
+    """Whether snake ``me`` alone can make ``need`` moves, the first in direction ``first``.
+
+    Returns 1 (a walk exists), 0 (none does: the snake dies within ``need`` steps
+    whatever it does, if no other snake's head is in its way) or -1 (undecided after
+    ``cap`` nodes). ``work`` holds :func:`work_size` ints; it is left as found.
+    """
+    size = lay[L_SIZE]
+    f = lay[L_SNK] + NF * me
+    if st[f + F_ALIVE] == 0:
+        return 0
+    freet = work[0:size]
+    onpath = work[size : 2 * size]
+    mark = work[2 * size : 3 * size]
+    queue = work[3 * size : 5 * size]  # the reachability count's (cell, distance) pairs
+    rest = work[5 * size :]
+    path = rest[0 : need + 2]
+    idx = rest[need + 2 : 2 * (need + 2)]
+    ncand = rest[2 * (need + 2) : 3 * (need + 2)]
+    cand = rest[3 * (need + 2) : 7 * (need + 2)]
+    occ0 = lay[L_OCC]
+    big = 1 << 20
+    for c in range(size):
+        v = st[occ0 + c]
+        freet[c] = 0 if v == 0 else (ZOMBIE_FREE if v <= -2 else big)
+        onpath[c] = 0
+        mark[c] = 0
+    _body_free_times(st, lay, freet)
+    h = head_of(st, lay, me)
+    c1 = nbr[4 * h + first]
+    if c1 < 0 or freet[c1] > 1:
+        return 0
+    a0 = lay[L_APPLE]
+    ate = False
+    for k in range(lay[L_NA]):
+        if st[a0 + k] == c1:
+            ate = True
+    if ate:
+        # The apple's growth holds our tail still: every cell of ours frees that much later.
+        for c in range(size):
+            if st[occ0 + c] == me + 1:
+                freet[c] += lay[L_GROWTH]
+    if need <= 1:
+        return 1
+    path[0] = h
+    onpath[h] = 1
+    path[1] = c1
+    onpath[c1] = 1
+    sp = 1
+    stamp = 0
+    nodes = 0
+    result = -2
+    # Expand the node at depth sp: its candidates, fewest onward moves first.
+    expand = True
+    degs = np.empty(4, np.int64)
+    while result == -2:
+        if expand:
+            expand = False
+            if sp >= need:
+                result = 1
+                break
+            c = path[sp]
+            t = sp + 1  # the step at which the next cell is entered
+            n = 0
+            stamp += 1
+            if _reachable(c, sp, need - sp, nbr, freet, onpath, mark, stamp, queue) < need - sp:
+                ncand[sp] = 0  # too few cells left in time: no walk from here
+            else:
+                for k in range(4 * c, 4 * c + 4):
+                    m = nbr[k]
+                    if m < 0 or onpath[m] != 0 or freet[m] > t:
+                        continue
+                    deg = 0
+                    for q in range(4 * m, 4 * m + 4):
+                        o = nbr[q]
+                        if o >= 0 and o != c and onpath[o] == 0 and freet[o] <= t + 1:
+                            deg += 1
+                    j = n
+                    while j > 0 and degs[j - 1] > deg:  # insertion sort: stable, 4 entries at most
+                        degs[j] = degs[j - 1]
+                        cand[4 * sp + j] = cand[4 * sp + j - 1]
+                        j -= 1
+                    degs[j] = deg
+                    cand[4 * sp + j] = m
+                    n += 1
+                ncand[sp] = n
+            idx[sp] = 0
+        if idx[sp] < ncand[sp]:
+            m = cand[4 * sp + idx[sp]]
+            idx[sp] += 1
+            nodes += 1
+            if nodes > cap:
+                result = -1
+                break
+            sp += 1
+            path[sp] = m
+            onpath[m] = 1
+            expand = True
+        else:
+            onpath[path[sp]] = 0
+            sp -= 1
+            if sp == 0:
+                result = 0
+    for k in range(sp + 1):
+        onpath[path[k]] = 0
+    onpath[h] = 0
+    return result
+
+
+__all__ = ["ZOMBIE_FREE", "alone_moves", "work_size"]

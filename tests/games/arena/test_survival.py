@@ -1,0 +1,96 @@
+"""The lone-snake survival proof and the champion's use of it."""
+
+import numpy as np
+
+from snakelab import make
+from snakelab.games.arena import sim
+from snakelab.games.arena.champion import ChampionAgent
+from snakelab.games.arena.rules import DOWN, LEFT, RIGHT, UP
+from snakelab.games.arena.survival import alone_moves, work_size
+
+from .pictures import board
+
+# Snake 0 fills a 2 × 4 box but one cell; the free cell lies between its head and its tail
+# (snake 1, outside, is there because a game has two snakes at least).
+BOX = """
+######
+#.aaa#
+#0aaa#
+######
+1b....
+"""
+
+# Left of the head is a dead end one cell deep; above it the board is open.
+POCKET = """
+......1b.
+##.......
+#.0aaaa..
+#########
+"""
+
+
+def _encoded(s):
+    lay = sim.layout(s, cap=64)
+    return sim.encode(s, lay, list(s.growth)), lay, sim.grid_nbr(s)
+
+
+def _moves(s, first, *, need=None, cap=10_000):
+    st, lay, nbr = _encoded(s)
+    n = len(s.bodies[0]) + s.growth[0] if need is None else need
+    work = np.full(work_size(lay[sim.L_SIZE], n), 0, np.int32)
+    out = alone_moves(st, lay, nbr, 0, first, n, cap, work)
+    assert not work[lay[sim.L_SIZE] : 2 * lay[sim.L_SIZE]].any()  # the walk's marks are cleared
+    return out
+
+
+def test_a_snake_chasing_its_tail_survives():
+    s = board(BOX, snakes=2)
+    assert len(s.bodies[0]) == 7
+    assert _moves(s, UP) == 1
+    assert _moves(s, DOWN) == 0  # the wall
+
+
+def test_pending_growth_holds_the_tail_and_dooms_the_same_walk():
+    s = board(BOX, snakes=2, growth={0: 3})
+    assert _moves(s, UP) == 0
+
+
+def test_an_apple_on_the_first_cell_dooms_the_walk():
+    s = board(BOX.replace("#.aaa#", "#*aaa#"), snakes=2)
+    assert _moves(s, UP) == 0
+
+
+def test_a_dead_end_is_doomed_and_open_space_is_not():
+    s = board(POCKET, snakes=2)
+    assert _moves(s, LEFT) == 0
+    assert _moves(s, UP) == 1
+    assert _moves(s, DOWN) == 0
+    # A dead end one cell deep is room for a walk of one move, not two.
+    assert _moves(s, LEFT, need=1) == 1
+    assert _moves(s, LEFT, need=2) == 0
+
+
+def test_an_undecided_search_says_so():
+    s = board(POCKET, snakes=2)
+    # A node budget too small to walk five moves neither finds nor refutes a walk.
+    assert _moves(s, UP, cap=2) == -1
+
+
+def test_the_champion_passes_over_a_doomed_move():
+    s = board(POCKET, snakes=2)
+    agent = ChampionAgent()
+    c = s.config
+    info = make(
+        f"arena(game_width={c.game_width},game_height={c.game_height},num_snakes=2,"
+        f"num_zombies=0,num_apples=0,starting_length={c.starting_length})"
+    ).info
+    agent.reset(info, 0, 1)
+    st, lay, nbr = _encoded(s)
+    assert agent._settle([LEFT, UP, DOWN], st, lay, nbr) == UP
+    assert agent.last_doomed == [LEFT]
+    # When every move is doomed the search's choice stands.
+    assert agent._settle([DOWN, LEFT, RIGHT], st, lay, nbr) == DOWN
+    assert agent.last_doomed == []
+    off = ChampionAgent(doom=0)
+    off.reset(info, 0, 1)
+    assert off._settle([LEFT, UP, DOWN], st, lay, nbr) == LEFT
