@@ -136,7 +136,7 @@ def doomed(args: argparse.Namespace) -> None:
             st = sim.encode(s, lay, None)
             need = len(s.bodies[me]) + s.growth[me]
             work = np.zeros(work_size(int(lay[sim.L_SIZE]), need), np.int32)
-            res = [int(alone_moves(st, lay, sim.grid_nbr(s), me, d, need, 20_000, work)) for d in range(4)]
+            res = [int(alone_moves(st, lay, sim.grid_nbr(s), me, d, need, 20_000, work, 1.0e308)) for d in range(4)]
             print(f"{f} #{ri}: death at step {rec['death_step']}, {need} cells; up, down, left, right: {res}")
 
 

@@ -38,7 +38,7 @@ def _moves(s, first, *, need=None, cap=10_000):
     st, lay, nbr = _encoded(s)
     n = len(s.bodies[0]) + s.growth[0] if need is None else need
     work = np.full(work_size(lay[sim.L_SIZE], n), 0, np.int32)
-    out = alone_moves(st, lay, nbr, 0, first, n, cap, work)
+    out = alone_moves(st, lay, nbr, 0, first, n, cap, work, 1.0e308)
     assert not work[lay[sim.L_SIZE] : 2 * lay[sim.L_SIZE]].any()  # the walk's marks are cleared
     return out
 
@@ -86,11 +86,19 @@ def test_the_champion_passes_over_a_doomed_move():
     ).info
     agent.reset(info, 0, 1)
     st, lay, nbr = _encoded(s)
-    assert agent._settle([LEFT, UP, DOWN], st, lay, nbr) == UP
+    assert agent._settle([LEFT, UP, DOWN], st, lay, nbr, 1.0e308) == UP
     assert agent.last_doomed == [LEFT]
     # When every move is doomed the search's choice stands.
-    assert agent._settle([DOWN, LEFT, RIGHT], st, lay, nbr) == DOWN
+    assert agent._settle([DOWN, LEFT, RIGHT], st, lay, nbr, 1.0e308) == DOWN
     assert agent.last_doomed == []
     off = ChampionAgent(doom=0)
     off.reset(info, 0, 1)
-    assert off._settle([LEFT, UP, DOWN], st, lay, nbr) == LEFT
+    assert off._settle([LEFT, UP, DOWN], st, lay, nbr, 1.0e308) == LEFT
+
+
+def test_a_proof_still_running_at_its_deadline_is_undecided():
+    s = board("\n".join(["." * 12] * 10 + ["0a........1b"]), snakes=2)
+    st, lay, nbr = _encoded(s)
+    work = np.zeros(work_size(lay[sim.L_SIZE], 100), np.int32)
+    assert alone_moves(st, lay, nbr, 0, UP, 100, 10_000, work, 1.0e308) == 1
+    assert alone_moves(st, lay, nbr, 0, UP, 100, 10_000, work, 0.0) == -1  # the deadline passed long ago

@@ -110,6 +110,7 @@ from snakelab.games.arena.voronoi import (
     WEIGHTS,
     VoronoiAgent,
     claims,
+    interruptible,
     rival_of,
 )
 
@@ -308,13 +309,18 @@ class ChampionAgent(VoronoiAgent):
         return wts
 
     def _settle(
-        self, order: list[int], root: npt.NDArray[np.int32], lay: npt.NDArray[np.int32], nbr: npt.NDArray[np.int32]
+        self,
+        order: list[int],
+        root: npt.NDArray[np.int32],
+        lay: npt.NDArray[np.int32],
+        nbr: npt.NDArray[np.int32],
+        until: float,
     ) -> int:
         """The best-ranked root move the snake alone can survive a body's length after (``doom``).
 
         A move :func:`.survival.alone_moves` proves doomed is passed over for the next
         one it does not; when every move is doomed (or ``doom`` is 0) the search's choice
-        stands.
+        stands. A proof still running at ``until`` counts as undecided.
         """
         self.last_doomed = []
         if not self.doom:
@@ -323,7 +329,9 @@ class ChampionAgent(VoronoiAgent):
         f = lay[L_SNK] + NF * me
         need = min(int(root[f + F_LEN] + root[f + F_GROWTH]), self._size)
         for d in order:
-            if alone_moves(root, lay, nbr, me, d, need, self.doom, self._doom_work) != 0:
+            with interruptible():
+                doomed = alone_moves(root, lay, nbr, me, d, need, self.doom, self._doom_work, until) == 0
+            if not doomed:
                 return d
             self.last_doomed.append(d)
         self.last_doomed = []

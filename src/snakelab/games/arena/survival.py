@@ -23,11 +23,12 @@ nodes.
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 import numpy.typing as npt
 
 from snakelab.games.arena.sim import F_ALIVE, L_APPLE, L_GROWTH, L_NA, L_OCC, L_SIZE, L_SNK, NF, _jit, head_of
-from snakelab.games.arena.voronoi import _body_free_times
+from snakelab.games.arena.voronoi import _body_free_times, now
 
 I32 = npt.NDArray[np.int32]
 
@@ -68,15 +69,17 @@ def _reachable(
     return count
 
 
-@_jit
-def alone_moves(
-    st: I32, lay: I32, nbr: I32, me: int, first: int, need: int, cap: int, work: I32
-) -> int:  # pragma: no cover - jitted
+@numba.njit(cache=True)  # without nogil: it reads the clock in object mode
+def alone_moves(  # pragma: no cover - jitted
+    st: I32, lay: I32, nbr: I32, me: int, first: int, need: int, cap: int, work: I32, until: float
+) -> int:
     """Whether snake ``me`` alone can make ``need`` moves, the first in direction ``first``.
 
     Returns 1 (a walk exists), 0 (none does: the snake dies within ``need`` steps
     whatever it does, if no other snake's head is in its way) or -1 (undecided after
-    ``cap`` nodes). ``work`` holds :func:`work_size` ints; it is left as found.
+    ``cap`` nodes or at ``until``, a ``time.perf_counter()`` reading: ``1e308`` never).
+    ``work`` holds :func:`work_size` ints; it is left as found. Call it inside
+    :func:`.voronoi.interruptible`.
     """
     size = lay[L_SIZE]
     f = lay[L_SNK] + NF * me
@@ -162,7 +165,7 @@ def alone_moves(
             m = cand[4 * sp + idx[sp]]
             idx[sp] += 1
             nodes += 1
-            if nodes > cap:
+            if nodes > cap or (until < 1.0e300 and (nodes & 63) == 0 and now() > until):
                 result = -1
                 break
             sp += 1

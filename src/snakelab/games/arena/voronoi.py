@@ -716,9 +716,13 @@ class VoronoiAgent(BaseAgent):
         del root, lay, nbr
         return wts
 
-    def _settle(self, order: list[int], root: I32, lay: I32, nbr: I32) -> int:
-        """The move to play, given the root moves ranked best first (a subclass's hook)."""
-        del root, lay, nbr
+    def _settle(self, order: list[int], root: I32, lay: I32, nbr: I32, until: float) -> int:
+        """The move to play, given the root moves ranked best first (a subclass's hook).
+
+        ``until`` is the ``time.perf_counter()`` by which it must be back (``1e308``
+        under a node budget, so that the move does not depend on the machine).
+        """
+        del root, lay, nbr, until
         return order[0]
 
     def act(self, observation: Any, budget: Budget | None) -> int:
@@ -776,7 +780,9 @@ class VoronoiAgent(BaseAgent):
             prev_s = spent
             if vals[ranked[0]] <= DEAD + 1000.0 * (self.max_depth + 1):
                 break  # every line loses the snake: deeper cannot change the choice
-        return self._settle(order, root, lay, nbr)
+        # What is left of the budget, bar a twentieth for the harness, is the hook's.
+        until = t0 + 0.95 * budget.time_s if timed and budget.time_s is not None else 1.0e308
+        return self._settle(order, root, lay, nbr, until)
 
 
 __all__ = ["VoronoiAgent", "dead_value", "evaluate", "evaluate_w", "interruptible", "timid_dir"]
