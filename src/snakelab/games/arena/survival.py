@@ -78,7 +78,7 @@ def alone_moves(  # pragma: no cover - jitted
     Returns 1 (a walk exists), 0 (none does: the snake dies within ``need`` steps
     whatever it does, if no other snake's head is in its way) or -1 (undecided after
     ``cap`` nodes or at ``until``, a ``time.perf_counter()`` reading: ``1e308`` never).
-    ``work`` holds :func:`work_size` ints; it is left as found. Call it inside
+    ``work`` is scratch of :func:`work_size` ints. Call it inside
     :func:`.voronoi.interruptible`.
     """
     size = lay[L_SIZE]
