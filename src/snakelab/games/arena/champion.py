@@ -64,10 +64,10 @@ deepening within the budget, zombies exact, one compiled kernel (:func:`.voronoi
   later whatever it does; no search a few plies deep sees that, and the room test
   (cells reached in a race) counts cells it cannot walk. At the contest's budget
   these were the deaths of long snakes well before the end (three of 17 deaths in
-  20 traced games, each proved doomed 40 steps before it came); with the proof the
-  champion won 14 of 40 contest games where it had won 20 of 70, dying 0.5 times a
-  game instead of 0.74. At 10 ms, with shorter snakes, the proof changes about one
-  move in a thousand;
+  20 traced games, each proved doomed 40 steps before it came). With the proof the
+  champion won 14 of 40 contest games, without it 28 of 90, dying 0.5 and 0.70 times
+  a game: no difference those games can show, but a move it passes over is a proved
+  death. At 10 ms, with shorter snakes, it changes about one move in a thousand;
 * **most of the budget** (``time_fraction``, 0.8 instead of the references' 0.4): a
   20-game screen favoured it over 55 %, a later one at 40 % did about as well
   (``docs/arena.md``); its CPU p99 stays near 8 ms of a 10 ms budget.
