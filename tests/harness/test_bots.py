@@ -132,6 +132,21 @@ def test_bot_that_exits_unread_is_reported_by_its_exit_status(tmp_path):
         proc.close()
 
 
+def test_log_lines_printed_just_before_exit_are_all_kept(tmp_path):
+    # ~120 KB of log lines, then exit at once: the last of them are still in the pipe when
+    # the program is gone, and closing must read them before it closes the pipe.
+    n = 3000
+    code = f"import sys\nfor i in range({n}): sys.stdout.write(f'log line {{i:05d}} ' + 'x' * 24 + '\\n')\n"
+    proc = BotProcess([sys.executable, "-c", code], tmp_path / "l", tmp_path / "e")
+    try:
+        assert proc.wait_exit(10)
+    finally:
+        proc.close()
+    lines = (tmp_path / "l").read_text().splitlines()
+    assert len(lines) == n
+    assert lines[-1].startswith(f"line {n - 1:05d} ")
+
+
 def test_garbage_answers_are_invalid_moves(tmp_path):
     garbage = bot("garbage_bot.py", tmp_path)
     res, events = run([garbage], tmp_path)
