@@ -65,7 +65,7 @@ deepening within the budget, zombies exact, one compiled kernel (:func:`.voronoi
   (cells reached in a race) counts cells it cannot walk. At the contest's budget
   these were the deaths of long snakes well before the end (three of 17 deaths in
   20 traced games, each proved doomed 40 steps before it came). With the proof the
-  champion won 18 of 60 contest games, without it 28 of 90, dying 0.43 and 0.70 times
+  champion won 29 of 90 contest games, without it 28 of 90, dying 0.41 and 0.70 times
   a game: no difference in wins those games can show, but a move it passes over is a proved
   death. At 10 ms, with shorter snakes, it changes about one move in a thousand;
 * **most of the budget** (``time_fraction``, 0.8 instead of the references' 0.4): a
