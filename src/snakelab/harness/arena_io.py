@@ -263,12 +263,11 @@ class BotProcess:
 
     def close(self, grace_s: float = 0.0) -> None:
         """Wait ``grace_s`` for a clean exit, then kill the tree and release everything."""
-        if grace_s > 0:
-            self.ext.wait(grace_s)
+        self.ext.wait(grace_s)
         self.ext.kill()
-        # The tree is dead, so the pipe is at end of file and the reader ends at once once
-        # it gets the CPU; the bound only guards against a writer outside the tree. It must
-        # end before ``ext.close`` closes the pipe: lines the bot printed last (its log of
+        # The tree is dead, so the pipe is at end of file and the reader ends as soon as it
+        # gets the CPU; the bound only guards against a writer outside the tree. It must end
+        # before ``ext.close`` closes the pipe: lines the bot printed last (its log of
         # ``Game Over``) are still in the pipe when a loaded machine has not run the reader.
         self._reader.join(timeout=5)
         self.ext.close()
