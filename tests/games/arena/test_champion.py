@@ -307,3 +307,68 @@ def test_the_rivals_apple_and_growth_cost_a_share_of_ours():
     # Two cells grown since the root cost 1,000 each, alive or dead.
     alive2, dead2 = value(0.5, 3)
     assert alive - alive2 == 0.5 * 2000 and dead - dead2 == 0.5 * 2000
+
+
+def _spot(s, me=0):
+    from snakelab.games.arena.voronoi import spawn_spot
+
+    lay = sim.layout(s)
+    st = sim.encode(s, lay)
+    work = np.empty(4 * lay[sim.L_SIZE] + 1, np.int32)
+    return spawn_spot(st, lay, sim.grid_nbr(s), me, work)
+
+
+def test_the_spawn_spot_is_where_the_next_apple_is_likeliest_ours():
+    # Snake 1 eats the left apple in 3 steps; we are 7 steps behind it there. At that
+    # moment it stands at the left edge and a new apple appears on any free cell: of
+    # the cells we reach in 3 steps, the one nearest it on its open side is nearer than
+    # it to most of the board.
+    s = board(
+        """
+        ....................
+        ....................
+        ....................
+        .*..1b.....0a.......
+        ....................
+        ....................
+        ....................
+        """
+    )
+    spot = _spot(s)
+    x, y = spot % 20, spot // 20
+    assert (x, y) == (8, 3)
+    # Snake 1's own spot: it eats first, so it has none.
+    assert _spot(s, 1) == -1
+
+
+def test_no_spawn_spot_while_an_apple_race_is_ours_to_run():
+    # Level with snake 1 on the apple (4 steps each): we race for it, no spot.
+    s = board(
+        """
+        .........
+        1b..*..0a
+        .........
+        """
+    )
+    assert _spot(s) == -1
+
+
+def test_the_spawn_weight_pulls_an_idle_snake_toward_the_spot():
+    from snakelab.games.arena.voronoi import W_SPAWN, W_SPAWN_CELL
+
+    s = board(
+        """
+        ....................
+        .*..1b.....0a.......
+        ....................
+        """
+    )
+    lay = sim.layout(s)
+    st = sim.encode(s, lay)
+    work = np.empty(4 * lay[sim.L_SIZE] + 1, np.int32)
+    wts = _weights(len(s.bodies[0]))
+    values = []
+    for cell in (s.grid.index(9, 1), s.grid.index(17, 1)):  # 2 and 6 steps from our head
+        wts[W_SPAWN], wts[W_SPAWN_CELL] = 15.0, cell
+        values.append(evaluate_w(st, lay, sim.grid_nbr(s), 0, 0, work, wts, np.zeros(2, np.int32)))
+    assert values[0] - values[1] == 15.0 * 4

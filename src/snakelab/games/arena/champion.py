@@ -105,6 +105,8 @@ from snakelab.games.arena.voronoi import (
     W_RIVAL_ROOT,
     W_ROOT_LEN,
     W_SHARE,
+    W_SPAWN,
+    W_SPAWN_CELL,
     W_TERR,
     W_TERR_CAP,
     W_TIES,
@@ -114,6 +116,7 @@ from snakelab.games.arena.voronoi import (
     claims,
     interruptible,
     rival_of,
+    spawn_spot,
 )
 
 
@@ -201,6 +204,9 @@ class ChampionAgent(VoronoiAgent):
             first (0).
         rival: How much the longest opponent's growth, or an apple it reaches strictly
             first, costs us relative to ours (0: nothing, the references' value).
+        spawn: With no apple race ours, the value of a step nearer
+            :func:`.voronoi.spawn_spot`, where the next apple is likeliest to be ours (0:
+            a step nearer the nearest apple is worth ``apple_step``, as for the references).
         doom: Nodes of the lone-snake survival proof (:mod:`.survival`) per root move:
             the best-ranked move it does not prove doomed is played (0: the search's
             choice always stands).
@@ -228,6 +234,7 @@ class ChampionAgent(VoronoiAgent):
         claim: int = 1,
         rival: float = 2.0,
         doom: int = 5000,
+        spawn: float = 15.0,
         max_depth: int = 24,
         time_fraction: float = 0.8,
         default_nodes: int = 300,
@@ -250,6 +257,7 @@ class ChampionAgent(VoronoiAgent):
             ("claim", claim, claim in (0, 1)),
             ("rival", rival, rival >= 0.0),
             ("doom", doom, doom >= 0),
+            ("spawn", spawn, spawn >= 0.0),
         )
         for key, value, ok in checks:
             if not ok:
@@ -265,7 +273,7 @@ class ChampionAgent(VoronoiAgent):
         w[W_SHARE], w[W_APPLE_SECOND], w[W_TERR], w[W_TERR_CAP] = share, second, terr, terr_cap
         w[W_APPLE_STEP], w[W_APPLE_OWN], w[W_ZOMBIE], w[W_HORIZON] = apple_step, apple_own, zombie, horizon
         w[W_LATE_C0], w[W_LATE_RATE], w[W_TIES], w[W_CLOCK] = late_c0, late_rate, ties, 1.0
-        w[W_RIVAL] = rival
+        w[W_RIVAL], w[W_SPAWN] = rival, spawn
         self.weights = w
         self.timid = timid
         self.trust = trust
@@ -299,15 +307,18 @@ class ChampionAgent(VoronoiAgent):
         lay: npt.NDArray[np.int32],
         nbr: npt.NDArray[np.int32],
     ) -> npt.NDArray[np.float64]:
-        """Set the rival (:func:`.voronoi.rival_of`) and, with ``claim``, the claimed apples.
+        """Set the rival (:func:`.voronoi.rival_of`), the claimed apples and the spawn spot.
 
-        The claimed apples are those no snake reaching them first heads for
-        (:func:`.voronoi.claims`).
+        The claimed apples (``claim``) are those no snake reaching them first heads for
+        (:func:`.voronoi.claims`); the spawn spot (``spawn``), where to wait for the next
+        apple when no apple race is ours (:func:`.voronoi.spawn_spot`).
         """
         if wts[W_RIVAL] != 0.0:
             wts[W_RIVAL_IDX], wts[W_RIVAL_ROOT] = rival_of(root, lay, self.player)
         if self.claim:
             wts[W_CLAIM] = float(claims(root, lay, nbr, self.player, self._work))
+        if wts[W_SPAWN] != 0.0:
+            wts[W_SPAWN_CELL] = float(spawn_spot(root, lay, nbr, self.player, self._work))
         return wts
 
     def _settle(

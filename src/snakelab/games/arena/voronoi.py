@@ -106,9 +106,11 @@ C_NODES, C_CAP, C_ABORT = 0, 1, 2
 W_TERR, W_TERR_CAP, W_APPLE_STEP, W_APPLE_OWN, W_ZOMBIE, W_APPLE_SECOND, W_SHARE, W_HORIZON = range(8)
 W_LATE_C0, W_LATE_RATE, W_ROOT_LEN, W_TIES, W_CLOCK, W_CLAIM = range(8, 14)
 W_RIVAL, W_RIVAL_IDX, W_RIVAL_ROOT = range(14, 17)
-N_WEIGHTS = 17
+W_SPAWN, W_SPAWN_CELL = range(17, 19)
+N_WEIGHTS = 19
 WEIGHTS = np.array(
-    [0.5, 400.0, 15.0, 2000.0, 100.0, 0.0, 0.0, 1.0e9, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0], dtype=np.float64
+    [0.5, 400.0, 15.0, 2000.0, 100.0, 0.0, 0.0, 1.0e9, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, -1.0],
+    dtype=np.float64,
 )
 """The reference agents' weights: territory 0.5 a cell up to 400 cells, 15 a step to the
 nearest apple, 2,000 for one we reach strictly first, zombie heads 100 × (5 − distance)²,
@@ -269,6 +271,29 @@ def _body_free_times(st: I32, lay: I32, freet: I32) -> None:  # pragma: no cover
 
 
 @_jit
+def _race_alone(nbr: I32, h: int, dist: I32, freet: I32, queue: I32) -> None:  # pragma: no cover - jitted
+    """Set ``dist`` to the steps from ``h`` to every cell, alone on the board (-1: unreached).
+
+    A cell can be entered from step ``freet[cell]`` on (a body cell once its tail has passed).
+    """
+    for c in range(dist.shape[0]):
+        dist[c] = -1
+    dist[h] = 0
+    queue[0] = h
+    lo, hi = 0, 1
+    while lo < hi:
+        c = queue[lo]
+        lo += 1
+        d1 = dist[c] + 1
+        for k in range(4 * c, 4 * c + 4):
+            m = nbr[k]
+            if m >= 0 and dist[m] < 0 and freet[m] <= d1:
+                dist[m] = d1
+                queue[hi] = m
+                hi += 1
+
+
+@_jit
 def claims(st: I32, lay: I32, nbr: I32, me: int, work: I32) -> int:  # pragma: no cover - jitted
     """The apple slots (a bit mask of the first 52) we can claim: no snake there first heads for it.
 
@@ -302,21 +327,7 @@ def claims(st: I32, lay: I32, nbr: I32, me: int, work: I32) -> int:  # pragma: n
             h = head_of(st, lay, src)
         else:
             h = zombie_head(st, lay, src - n)
-        for c in range(size):
-            dist[c] = -1
-        dist[h] = 0
-        queue[0] = h
-        lo, hi = 0, 1
-        while lo < hi:
-            c = queue[lo]
-            lo += 1
-            d1 = dist[c] + 1
-            for k in range(4 * c, 4 * c + 4):
-                m = nbr[k]
-                if m >= 0 and dist[m] < 0 and freet[m] <= d1:
-                    dist[m] = d1
-                    queue[hi] = m
-                    hi += 1
+        _race_alone(nbr, h, dist, freet, queue)
         for k in range(na):
             a = st[a0 + k]
             if a >= 0 and dist[a] >= 0:
@@ -358,6 +369,151 @@ def claims(st: I32, lay: I32, nbr: I32, me: int, work: I32) -> int:  # pragma: n
         if free:
             mask |= 1 << k
     return mask
+
+
+@_jit
+def spawn_spot(st: I32, lay: I32, nbr: I32, me: int, work: I32) -> int:  # pragma: no cover - jitted
+    """Where to stand when the next apple appears: the cell we can reach by then that is nearest most free cells.
+
+    Every snake races alone to every apple (as in :func:`claims`); the first apple to
+    be eaten is eaten at ``t*``, the least of those distances, by the snake that gets
+    there first, and a new apple then appears on a uniformly random free cell. At
+    ``t*`` the eater stands on its apple and every other opponent has walked ``t*``
+    steps straight toward its own target (the apple it reaches first, else the nearest
+    by Manhattan distance). Of the cells we reach within ``t*`` steps (a sample of at
+    most 80), the one with the most free cells (a checkerboard half of them) nearer to
+    it than to any opponent (Manhattan; a tie counts half) is returned: where the next
+    apple is likeliest to be ours. -1 when we reach some apple no later than every
+    other snake (that race is ours to run), when no apple is eaten in the steps left,
+    or when we are dead.
+    """
+    size = lay[L_SIZE]
+    n = lay[L_N]
+    na = lay[L_NA]
+    w = lay[L_W]
+    snk = lay[L_SNK]
+    a0 = lay[L_APPLE]
+    occ0 = lay[L_OCC]
+    if st[snk + NF * me + F_ALIVE] == 0 or na == 0:
+        return -1
+    dist = work[0:size]
+    mine = work[size : 2 * size]
+    freet = work[2 * size : 3 * size]
+    queue = work[3 * size : 4 * size]
+    big = 1 << 20
+    for c in range(size):
+        freet[c] = big if st[occ0 + c] != 0 else 0
+    _body_free_times(st, lay, freet)
+    far = 1 << 30
+    ad = np.full((n, na), far, np.int64)
+    for src in range(n):
+        if st[snk + NF * src + F_ALIVE] == 0:
+            continue
+        h = head_of(st, lay, src)
+        _race_alone(nbr, h, dist, freet, queue)
+        for k in range(na):
+            a = st[a0 + k]
+            if a >= 0 and dist[a] >= 0:
+                ad[src, k] = dist[a]
+        if src == me:
+            for c in range(size):
+                mine[c] = dist[c]
+    t_eat, eater, first = far, -1, -1
+    for k in range(na):
+        if st[a0 + k] < 0:
+            continue
+        for i in range(n):
+            if ad[i, k] < t_eat:
+                t_eat, eater, first = ad[i, k], i, k
+    left = lay[L_STEPS] - st[lay[L_STEP]]
+    if eater < 0 or eater == me or t_eat >= left:
+        return -1
+    for k in range(na):  # an apple we reach no later than any other snake is ours to race for
+        if st[a0 + k] < 0 or ad[me, k] >= far:
+            continue
+        other = far
+        for i in range(n):
+            if i != me:
+                other = min(other, ad[i, k])
+        if ad[me, k] <= other:
+            return -1
+    # Where each opponent stands at t*.
+    px = np.full(n, -1, np.int64)
+    py = np.full(n, -1, np.int64)
+    for j in range(n):
+        if j == me or st[snk + NF * j + F_ALIVE] == 0:
+            continue
+        if j == eater:
+            a = st[a0 + first]
+            px[j], py[j] = a % w, a // w
+            continue
+        h = head_of(st, lay, j)
+        hx, hy = h % w, h // w
+        tgt, best = -1, far
+        for k in range(na):
+            a = st[a0 + k]
+            if a < 0 or k == first:
+                continue
+            owned = ad[j, k] < far
+            for o in range(n):
+                if o != j and ad[o, k] <= ad[j, k]:
+                    owned = False
+                    break
+            if owned and ad[j, k] < best:
+                tgt, best = a, ad[j, k]
+        if tgt < 0:
+            for k in range(na):
+                a = st[a0 + k]
+                if a >= 0 and k != first:
+                    md = abs(a % w - hx) + abs(a // w - hy)
+                    if md < best:
+                        tgt, best = a, md
+        if tgt < 0:
+            px[j], py[j] = hx, hy
+            continue
+        tx, ty = tgt % w, tgt // w
+        md = abs(tx - hx) + abs(ty - hy)
+        if md <= t_eat:
+            px[j], py[j] = tx, ty
+        else:
+            px[j] = hx + (tx - hx) * t_eat // md
+            py[j] = hy + (ty - hy) * t_eat // md
+    # Each free cell's Manhattan distance to the nearest opponent at t*.
+    nfree = 0
+    for c in range(size):
+        if st[occ0 + c] == 0 and (c % w + c // w) % 2 == 0:  # every other cell, a checkerboard sample
+            d = far
+            cx, cy = c % w, c // w
+            for j in range(n):
+                if px[j] >= 0:
+                    d = min(d, abs(cx - px[j]) + abs(cy - py[j]))
+            queue[nfree] = c
+            freet[nfree] = d
+            nfree += 1
+    cand = 0
+    for c in range(size):
+        if 0 <= mine[c] <= t_eat:
+            cand += 1
+    stride = max(1, (cand + 79) // 80)
+    best_c, best_share, seen = -1, -1, 0
+    for c in range(size):
+        if not 0 <= mine[c] <= t_eat:
+            continue
+        seen += 1
+        if seen % stride != 0:
+            continue
+        cx, cy = c % w, c // w
+        share = 0
+        for q in range(nfree):
+            x = queue[q]
+            d = abs(x % w - cx) + abs(x // w - cy)
+            if d < freet[q]:
+                share += 2
+            elif d == freet[q]:
+                share += 1
+        if share > best_share:
+            best_c, best_share = c, share
+    return best_c
 
 
 @_jit
@@ -480,6 +636,10 @@ def evaluate_w(
     second = 0.0
     step_w = wts[W_APPLE_STEP]
     claim = int(wts[W_CLAIM])
+    spawn_cell = int(wts[W_SPAWN_CELL]) if wts[W_SPAWN] != 0.0 else -1
+    spawn_md = 0
+    if spawn_cell >= 0:
+        spawn_md = abs(spawn_cell % w - mx) + abs(spawn_cell // w - my)
     for k in range(lay[L_NA]):
         a = st[a0 + k]
         if a < 0:
@@ -494,6 +654,8 @@ def evaluate_w(
                 val = wts[W_APPLE_OWN] + step_w * (300.0 - dist[a])  # we get there strictly first
             elif k < 52 and (claim >> k) & 1:
                 val = wts[W_APPLE_OWN] + step_w * (300.0 - md)  # no snake there first heads for it
+            elif spawn_cell >= 0:
+                val = wts[W_SPAWN] * (300.0 - spawn_md)  # idle: stand where the next apple is likeliest ours
             else:
                 val = step_w * (300.0 - md)
         if val > best_apple:
