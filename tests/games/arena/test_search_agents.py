@@ -214,6 +214,7 @@ def test_search_reaches_depth_with_a_node_budget():
         "arena.champion(horizon=0)",
         "arena.champion(second=2)",
         "arena.champion(zombie=-1)",
+        "arena.champion(spawn=-1)",
     ],
 )
 def test_bad_options_are_one_line_errors(ref):

@@ -56,6 +56,14 @@ deepening within the budget, zombies exact, one compiled kernel (:func:`.voronoi
   it had won 41, 46 and 40: its own growth stayed where it was and the longest of the
   three others fell by about two cells, at the price of dying twice as often (0.2
   times a game against 0.1);
+* **where to wait for the next apple** (``spawn``, 15): with no apple race of its own,
+  the references walk toward the nearest apple anyway and stand next to its eater when
+  the new apple appears. Once a move :func:`.voronoi.spawn_spot` predicts that moment
+  (the first apple any snake reaches) and where each opponent will then stand, and the
+  evaluation pulls toward the cell reachable by then that is nearer than any opponent
+  to the most free cells, 15 a step, instead of toward the nearest apple. Against three
+  ``voronoi`` it grew about one apple more a game (mean longest 86.1 and 87.0 against
+  83.4 before) and died a third as often (0.07 times a game against 0.20);
 * **no walk into its own coil** (``doom``, 5,000 nodes): after the search, the ranked
   root moves are checked in turn by :func:`.survival.alone_moves`, a depth-first proof
   of whether the snake alone can still make a body's length of moves after it, and

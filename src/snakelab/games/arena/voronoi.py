@@ -41,7 +41,8 @@ depends on the machine's speed and load, so it is not reproducible. With no
 budget the agent uses ``Budget(nodes=default_nodes)``.
 
 Why one module: it is one search — the evaluation (with :func:`claims`, the apples a
-root race says no nearer snake is bound for, and :func:`rival_loss`, the champion's
+root race says no nearer snake is bound for, :func:`spawn_spot`, where to wait for the
+next apple, and :func:`rival_loss`, the champion's
 price on the growth of the longest opponent, which :func:`rival_of` picks by the same
 :func:`reach`), the alpha-beta kernel and the agent that
 drives it — and the champion (:mod:`.champion`) runs the same kernel with other
@@ -116,7 +117,8 @@ WEIGHTS = np.array(
 nearest apple, 2,000 for one we reach strictly first, zombie heads 100 × (5 − distance)²,
 no second apple, no territory share, and a race over the whole board (``W_HORIZON``:
 the race stops at this distance; cells and apples beyond it are nobody's); no clock
-(``W_CLOCK`` 0: a death is :data:`DEAD`), no ties, no claims, no rival (``W_RIVAL`` 0).
+(``W_CLOCK`` 0: a death is :data:`DEAD`), no ties, no claims, no rival (``W_RIVAL`` 0), no spawn spot
+(``W_SPAWN`` 0: with no apple ours, the nearest apple pulls).
 The champion (:mod:`.champion`) sets the rest."""
 NO_TIMID = np.zeros(64, dtype=np.int32)
 """No opponent is timid: every one is modelled as the references model everyone (64 entries,
