@@ -480,7 +480,8 @@ def spawn_spot(st: I32, lay: I32, nbr: I32, me: int, work: I32) -> int:  # pragm
         else:
             px[j] = hx + (tx - hx) * t_eat // md
             py[j] = hy + (ty - hy) * t_eat // md
-    # Each free cell's Manhattan distance to the nearest opponent at t*.
+    # Each sampled free cell (in ``queue``) and its Manhattan distance to the nearest
+    # opponent at t* (in ``freet``): both scratch arrays are done with their first use.
     nfree = 0
     for c in range(size):
         if st[occ0 + c] == 0 and (c % w + c // w) % 2 == 0:  # every other cell, a checkerboard sample
