@@ -273,6 +273,18 @@ def _body_free_times(st: I32, lay: I32, freet: I32) -> None:  # pragma: no cover
 
 
 @_jit
+def _free_times(st: I32, lay: I32, freet: I32) -> None:  # pragma: no cover - jitted
+    """Set ``freet`` of every cell to the step from which it can be entered.
+
+    A free cell from step 0, a body cell once its tail has passed, any other occupied cell never.
+    """
+    occ0 = lay[L_OCC]
+    for c in range(lay[L_SIZE]):
+        freet[c] = (1 << 20) if st[occ0 + c] != 0 else 0
+    _body_free_times(st, lay, freet)
+
+
+@_jit
 def _race_alone(nbr: I32, h: int, dist: I32, freet: I32, queue: I32) -> None:  # pragma: no cover - jitted
     """Set ``dist`` to the steps from ``h`` to every cell, alone on the board (-1: unreached).
 
@@ -316,10 +328,7 @@ def claims(st: I32, lay: I32, nbr: I32, me: int, work: I32) -> int:  # pragma: n
     dist = work[0:size]
     freet = work[2 * size : 3 * size]
     queue = work[3 * size : 4 * size]
-    big = 1 << 20
-    for c in range(size):
-        freet[c] = big if st[lay[L_OCC] + c] != 0 else 0
-    _body_free_times(st, lay, freet)
+    _free_times(st, lay, freet)
     far = 1 << 30
     ad = np.full((n + nz, na), far, np.int64)  # steps from each head (snakes, then zombies) to each apple
     for src in range(n + nz):
@@ -402,10 +411,7 @@ def spawn_spot(st: I32, lay: I32, nbr: I32, me: int, work: I32) -> int:  # pragm
     mine = work[size : 2 * size]
     freet = work[2 * size : 3 * size]
     queue = work[3 * size : 4 * size]
-    big = 1 << 20
-    for c in range(size):
-        freet[c] = big if st[occ0 + c] != 0 else 0
-    _body_free_times(st, lay, freet)
+    _free_times(st, lay, freet)
     far = 1 << 30
     ad = np.full((n, na), far, np.int64)
     for src in range(n):
