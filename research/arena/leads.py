@@ -6,7 +6,8 @@ steps shorter than every other snake's, prints the move it played, the search's 
 the moves the survival proof passed over, the spawn spot and claimed apples, every
 apple's path lengths (bodies as walls, as ``races.py`` counts them), and for each root
 move the one-step value (the opponents on their default moves) with the trap
-penalty's and the rival term's share of it. With ``--boards`` the board is drawn at the
+penalty's and the rival term's share of it (the trap column is the clock's part: for a
+move that dies at once it is the death's cost). With ``--boards`` the board is drawn at the
 start of every run of such moves.
 
     python research/arena/leads.py --first 204 --games 1 --boards
