@@ -223,7 +223,7 @@ def test_a_room_closed_beyond_the_horizon_is_a_trap():
 
 
 def test_an_apple_is_ours_to_claim_when_the_snake_there_first_heads_for_another():
-    from snakelab.games.arena.voronoi import claims
+    from snakelab.games.arena.voronoi import apple_races, claims, race_table
 
     # Apple A (slot 0) is 12 steps from us and 5 from snake 1; apple B (slot 1) is 3 or
     # 6 from snake 1 and far from us. Snake 1 reaches both first and heads for the
@@ -237,8 +237,10 @@ def test_an_apple_is_ours_to_claim_when_the_snake_there_first_heads_for_another(
         st = sim.encode(s, lay)
         assert [st[lay[sim.L_APPLE] + k] for k in range(2)] == [s.grid.index(10, 2), s.grid.index(far_apple, 2)]
         work = np.empty(4 * lay[sim.L_SIZE] + 1, np.int32)
-        assert claims(st, lay, sim.grid_nbr(s), 0, work) == mask
-        assert claims(st, lay, sim.grid_nbr(s), 1, work) == 0b11  # no one is there before snake 1
+        for me, want in ((0, mask), (1, 0b11)):  # no one is there before snake 1
+            ad = race_table(lay)
+            apple_races(st, lay, sim.grid_nbr(s), me, work, ad)
+            assert claims(st, lay, me, ad) == want
 
 
 def test_a_trap_late_in_the_game_is_never_worse_than_dying():
@@ -310,12 +312,14 @@ def test_the_rivals_apple_and_growth_cost_a_share_of_ours():
 
 
 def _spot(s, me=0):
-    from snakelab.games.arena.voronoi import spawn_spot
+    from snakelab.games.arena.voronoi import apple_races, race_table, spawn_spot
 
     lay = sim.layout(s)
     st = sim.encode(s, lay)
     work = np.empty(4 * lay[sim.L_SIZE] + 1, np.int32)
-    return spawn_spot(st, lay, sim.grid_nbr(s), me, work)
+    ad = race_table(lay)
+    apple_races(st, lay, sim.grid_nbr(s), me, work, ad)
+    return spawn_spot(st, lay, me, ad, work)
 
 
 def test_the_spawn_spot_is_where_the_next_apple_is_likeliest_ours():

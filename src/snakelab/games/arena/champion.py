@@ -7,7 +7,7 @@ deepening within the budget, zombies exact, one compiled kernel (:func:`.voronoi
 (:meth:`ChampionAgent._model`):
 
 * **claimed apples** (``claim``, on): once a move, every snake and zombie head races
-  alone to every apple (:func:`.voronoi.claims`), and each opponent's target is
+  alone to every apple (:func:`.voronoi.apple_races`), and each opponent's target is
   predicted as the references choose theirs: the nearest apple it reaches strictly
   first, else the nearest by Manhattan distance. An apple that every snake reaching it
   no later than we do is heading away from is ours to claim: it earns the bonus of an
@@ -121,8 +121,10 @@ from snakelab.games.arena.voronoi import (
     W_ZOMBIE,
     WEIGHTS,
     VoronoiAgent,
+    apple_races,
     claims,
     interruptible,
+    race_table,
     rival_of,
     spawn_spot,
 )
@@ -319,14 +321,18 @@ class ChampionAgent(VoronoiAgent):
 
         The claimed apples (``claim``) are those no snake reaching them first heads for
         (:func:`.voronoi.claims`); the spawn spot (``spawn``), where to wait for the next
-        apple when no apple race is ours (:func:`.voronoi.spawn_spot`).
+        apple when no apple race is ours (:func:`.voronoi.spawn_spot`). Both read one
+        table of every head's race to every apple (:func:`.voronoi.apple_races`).
         """
         if wts[W_RIVAL] != 0.0:
             wts[W_RIVAL_IDX], wts[W_RIVAL_ROOT] = rival_of(root, lay, self.player)
-        if self.claim:
-            wts[W_CLAIM] = float(claims(root, lay, nbr, self.player, self._work))
-        if wts[W_SPAWN] != 0.0:
-            wts[W_SPAWN_CELL] = float(spawn_spot(root, lay, nbr, self.player, self._work))
+        if self.claim or wts[W_SPAWN] != 0.0:
+            ad = race_table(lay)
+            apple_races(root, lay, nbr, self.player, self._work, ad)  # once for both
+            if self.claim:
+                wts[W_CLAIM] = float(claims(root, lay, self.player, ad))
+            if wts[W_SPAWN] != 0.0:
+                wts[W_SPAWN_CELL] = float(spawn_spot(root, lay, self.player, ad, self._work))
         return wts
 
     def _settle(

@@ -40,7 +40,8 @@ cap derived from the measured speed, and its result dropped. Time-budgeted play
 depends on the machine's speed and load, so it is not reproducible. With no
 budget the agent uses ``Budget(nodes=default_nodes)``.
 
-Why one module: it is one search — the evaluation (with :func:`claims`, the apples a
+Why one module: it is one search — the evaluation (with :func:`apple_races`, the root's
+race of every head to every apple, read by :func:`claims`, the apples a
 root race says no nearer snake is bound for, :func:`spawn_spot`, where to wait for the
 next apple, and :func:`rival_loss`, the champion's
 price on the growth of the longest opponent, which :func:`rival_of` picks by the same
@@ -95,6 +96,7 @@ from snakelab.games.arena.sim import (
 
 I32 = npt.NDArray[np.int32]
 F64 = npt.NDArray[np.float64]
+I64 = npt.NDArray[np.int64]
 
 DEAD = -1.0e7
 OPP = np.array([1, 0, 3, 2], dtype=np.int32)  # opposite direction (UP, DOWN, LEFT, RIGHT)
@@ -307,31 +309,34 @@ def _race_alone(nbr: I32, h: int, dist: I32, freet: I32, queue: I32) -> None:  #
                 hi += 1
 
 
-@_jit
-def claims(st: I32, lay: I32, nbr: I32, me: int, work: I32) -> int:  # pragma: no cover - jitted
-    """The apple slots (a bit mask of the first 52) we can claim: no snake there first heads for it.
+FAR = 1 << 30
+"""The steps in an apple race table for a head that cannot reach the apple (or no apple)."""
 
-    Every snake and zombie head races alone to every apple (a body cell free from the
-    step its tail passes it). A snake *owns* an apple it reaches strictly before every
-    other head; it heads for the nearest apple it owns, else for the nearest by
-    Manhattan distance — as the references' evaluation does. An apple is ours to claim
-    when we reach it and every snake that reaches it no later than we do heads for
-    another.
+
+@_jit
+def apple_races(st: I32, lay: I32, nbr: I32, me: int, work: I32, ad: I64) -> None:  # pragma: no cover - jitted
+    """Race every snake head, then every zombie head, alone to every apple: the root's table.
+
+    ``ad[src, k]`` becomes the steps from head ``src`` (the snakes ``0 .. n-1``, then
+    the zombies) to the apple in slot ``k`` (:data:`FAR`: no apple there, a dead snake,
+    or out of reach), a body cell being free from the step its tail passes it.
+    ``work[size : 2 * size]`` is left holding our own steps to every cell (-1:
+    unreached) for :func:`spawn_spot`. :func:`claims` and :func:`spawn_spot` read the
+    table, so the races run once a move.
     """
     size = lay[L_SIZE]
     n = lay[L_N]
-    nz = lay[sim.L_NZ]
-    na = min(lay[L_NA], 52)
-    w = lay[L_W]
     snk = lay[L_SNK]
     a0 = lay[L_APPLE]
     dist = work[0:size]
+    mine = work[size : 2 * size]
     freet = work[2 * size : 3 * size]
     queue = work[3 * size : 4 * size]
     _free_times(st, lay, freet)
-    far = 1 << 30
-    ad = np.full((n + nz, na), far, np.int64)  # steps from each head (snakes, then zombies) to each apple
-    for src in range(n + nz):
+    for c in range(size):
+        mine[c] = -1
+    ad[:, :] = FAR
+    for src in range(ad.shape[0]):
         if src < n:
             if st[snk + NF * src + F_ALIVE] == 0:
                 continue
@@ -339,20 +344,44 @@ def claims(st: I32, lay: I32, nbr: I32, me: int, work: I32) -> int:  # pragma: n
         else:
             h = zombie_head(st, lay, src - n)
         _race_alone(nbr, h, dist, freet, queue)
-        for k in range(na):
+        for k in range(ad.shape[1]):
             a = st[a0 + k]
             if a >= 0 and dist[a] >= 0:
                 ad[src, k] = dist[a]
+        if src == me:
+            mine[:] = dist
+
+
+def race_table(lay: I32) -> I64:
+    """An empty table for :func:`apple_races`: a row per snake and zombie, a column per apple slot."""
+    return np.empty((int(lay[L_N] + lay[sim.L_NZ]), int(lay[L_NA])), np.int64)
+
+
+@_jit
+def claims(st: I32, lay: I32, me: int, ad: I64) -> int:  # pragma: no cover - jitted
+    """The apple slots (a bit mask of the first 52) we can claim: no snake there first heads for it.
+
+    ``ad`` is :func:`apple_races`' table. A snake *owns* an apple it reaches strictly
+    before every other head, zombies included; it heads for the nearest apple it owns,
+    else for the nearest by Manhattan distance — as the references' evaluation does.
+    An apple is ours to claim when we reach it and every snake that reaches it no
+    later than we do heads for another.
+    """
+    n = lay[L_N]
+    na = min(lay[L_NA], 52)
+    w = lay[L_W]
+    snk = lay[L_SNK]
+    a0 = lay[L_APPLE]
     target = np.full(n, -1, np.int64)
     for i in range(n):
         if st[snk + NF * i + F_ALIVE] == 0:
             continue
-        best = far
+        best = FAR
         for k in range(na):
-            if st[a0 + k] < 0 or ad[i, k] >= far:
+            if st[a0 + k] < 0 or ad[i, k] >= FAR:
                 continue
             mine = True
-            for o in range(n + nz):
+            for o in range(ad.shape[0]):
                 if o != i and ad[o, k] <= ad[i, k]:
                     mine = False
                     break
@@ -370,7 +399,7 @@ def claims(st: I32, lay: I32, nbr: I32, me: int, work: I32) -> int:  # pragma: n
                         target[i] = k
     mask = 0
     for k in range(na):
-        if st[a0 + k] < 0 or ad[me, k] >= far:
+        if st[a0 + k] < 0 or ad[me, k] >= FAR:
             continue
         free = True
         for i in range(n):
@@ -383,15 +412,16 @@ def claims(st: I32, lay: I32, nbr: I32, me: int, work: I32) -> int:  # pragma: n
 
 
 @_jit
-def spawn_spot(st: I32, lay: I32, nbr: I32, me: int, work: I32) -> int:  # pragma: no cover - jitted
+def spawn_spot(st: I32, lay: I32, me: int, ad: I64, work: I32) -> int:  # pragma: no cover - jitted
     """Where to stand when the next apple appears: the cell we can reach by then that is nearest most free cells.
 
-    Every snake races alone to every apple (as in :func:`claims`); the first apple to
-    be eaten is eaten at ``t*``, the least of those distances, by the snake that gets
-    there first, and a new apple then appears on a uniformly random free cell. At
-    ``t*`` the eater stands on its apple and every other opponent has walked ``t*``
-    steps straight toward its own target (the apple it reaches first, else the nearest
-    by Manhattan distance). Of the cells we reach within ``t*`` steps (a sample of at
+    ``ad`` and ``work`` are as :func:`apple_races` left them (the snakes' rows of the
+    table, and our own steps to every cell). The first apple to be eaten is eaten at
+    ``t*``, the least of the snakes' steps to an apple, by the snake that gets there
+    first, and a new apple then appears on a uniformly random free cell. At ``t*``
+    the eater stands on its apple and every other opponent has walked ``t*`` steps
+    straight toward its own target (the apple it reaches first, else the nearest by
+    Manhattan distance). Of the cells we reach within ``t*`` steps (a sample of at
     most 80), the one with the most free cells (a checkerboard half of them) nearer to
     it than to any opponent (Manhattan; a tie counts half) is returned: where the next
     apple is likeliest to be ours. -1 when we reach some apple no later than every
@@ -407,25 +437,10 @@ def spawn_spot(st: I32, lay: I32, nbr: I32, me: int, work: I32) -> int:  # pragm
     occ0 = lay[L_OCC]
     if st[snk + NF * me + F_ALIVE] == 0 or na == 0:
         return -1
-    dist = work[0:size]
     mine = work[size : 2 * size]
     freet = work[2 * size : 3 * size]
     queue = work[3 * size : 4 * size]
-    _free_times(st, lay, freet)
-    far = 1 << 30
-    ad = np.full((n, na), far, np.int64)
-    for src in range(n):
-        if st[snk + NF * src + F_ALIVE] == 0:
-            continue
-        h = head_of(st, lay, src)
-        _race_alone(nbr, h, dist, freet, queue)
-        for k in range(na):
-            a = st[a0 + k]
-            if a >= 0 and dist[a] >= 0:
-                ad[src, k] = dist[a]
-        if src == me:
-            for c in range(size):
-                mine[c] = dist[c]
+    far = FAR
     t_eat, eater, first = far, -1, -1
     for k in range(na):
         if st[a0 + k] < 0:
@@ -487,7 +502,7 @@ def spawn_spot(st: I32, lay: I32, nbr: I32, me: int, work: I32) -> int:  # pragm
             px[j] = hx + (tx - hx) * t_eat // md
             py[j] = hy + (ty - hy) * t_eat // md
     # Each sampled free cell (in ``queue``) and its Manhattan distance to the nearest
-    # opponent at t* (in ``freet``): both scratch arrays are done with their first use.
+    # opponent at t* (in ``freet``): both scratch arrays are done with the races.
     nfree = 0
     for c in range(size):
         if st[occ0 + c] == 0 and (c % w + c // w) % 2 == 0:  # every other cell, a checkerboard sample
