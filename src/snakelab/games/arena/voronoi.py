@@ -320,8 +320,8 @@ def apple_races(st: I32, lay: I32, nbr: I32, me: int, work: I32, ad: I64) -> Non
     ``ad[src, k]`` becomes the steps from head ``src`` (the snakes ``0 .. n-1``, then
     the zombies) to the apple in slot ``k`` (:data:`FAR`: no apple there, a dead snake,
     or out of reach), a body cell being free from the step its tail passes it.
-    ``work[size : 2 * size]`` is left holding our own steps to every cell (-1:
-    unreached) for :func:`spawn_spot`. :func:`claims` and :func:`spawn_spot` read the
+    While we are alive, ``work[size : 2 * size]`` is left holding our own steps to
+    every cell (-1: unreached) for :func:`spawn_spot`. :func:`claims` and :func:`spawn_spot` read the
     table, so the races run once a move.
     """
     size = lay[L_SIZE]
@@ -333,8 +333,6 @@ def apple_races(st: I32, lay: I32, nbr: I32, me: int, work: I32, ad: I64) -> Non
     freet = work[2 * size : 3 * size]
     queue = work[3 * size : 4 * size]
     _free_times(st, lay, freet)
-    for c in range(size):
-        mine[c] = -1
     ad[:, :] = FAR
     for src in range(ad.shape[0]):
         if src < n:
@@ -440,8 +438,7 @@ def spawn_spot(st: I32, lay: I32, me: int, ad: I64, work: I32) -> int:  # pragma
     mine = work[size : 2 * size]
     freet = work[2 * size : 3 * size]
     queue = work[3 * size : 4 * size]
-    far = FAR
-    t_eat, eater, first = far, -1, -1
+    t_eat, eater, first = FAR, -1, -1
     for k in range(na):
         if st[a0 + k] < 0:
             continue
@@ -452,9 +449,9 @@ def spawn_spot(st: I32, lay: I32, me: int, ad: I64, work: I32) -> int:  # pragma
     if eater < 0 or eater == me or t_eat >= left:
         return -1
     for k in range(na):  # an apple we reach no later than any other snake is ours to race for
-        if st[a0 + k] < 0 or ad[me, k] >= far:
+        if st[a0 + k] < 0 or ad[me, k] >= FAR:
             continue
-        other = far
+        other = FAR
         for i in range(n):
             if i != me:
                 other = min(other, ad[i, k])
@@ -472,12 +469,12 @@ def spawn_spot(st: I32, lay: I32, me: int, ad: I64, work: I32) -> int:  # pragma
             continue
         h = head_of(st, lay, j)
         hx, hy = h % w, h // w
-        tgt, best = -1, far
+        tgt, best = -1, FAR
         for k in range(na):
             a = st[a0 + k]
             if a < 0 or k == first:
                 continue
-            owned = ad[j, k] < far
+            owned = ad[j, k] < FAR
             for o in range(n):
                 if o != j and ad[o, k] <= ad[j, k]:
                     owned = False
@@ -506,7 +503,7 @@ def spawn_spot(st: I32, lay: I32, me: int, ad: I64, work: I32) -> int:  # pragma
     nfree = 0
     for c in range(size):
         if st[occ0 + c] == 0 and (c % w + c // w) % 2 == 0:  # every other cell, a checkerboard sample
-            d = far
+            d = FAR
             cx, cy = c % w, c // w
             for j in range(n):
                 if px[j] >= 0:
