@@ -321,8 +321,8 @@ def apple_races(st: I32, lay: I32, nbr: I32, me: int, work: I32, ad: I64) -> Non
     the zombies) to the apple in slot ``k`` (:data:`FAR`: no apple there, a dead snake,
     or out of reach), a body cell being free from the step its tail passes it.
     While we are alive, ``work[size : 2 * size]`` is left holding our own steps to
-    every cell (-1: unreached) for :func:`spawn_spot`. :func:`claims` and :func:`spawn_spot` read the
-    table, so the races run once a move.
+    every cell (-1: unreached) for :func:`spawn_spot`. :func:`claims` and
+    :func:`spawn_spot` read the table, so the races run once a move.
     """
     size = lay[L_SIZE]
     n = lay[L_N]
