@@ -220,6 +220,8 @@ class ChampionAgent(VoronoiAgent):
         doom: Nodes of the lone-snake survival proof (:mod:`.survival`) per root move:
             the best-ranked move it does not prove doomed is played (0: the search's
             choice always stands).
+        partial: Search on to the deadline and keep what the cut-off iteration decided
+            (1), or stop, as the references do, before a depth that will not finish (0).
         max_depth: Deepest iteration.
         time_fraction: Share of ``Budget.time_s`` the search may plan to use.
         default_nodes: Node budget when given no budget (300: about what a 10 ms move
@@ -245,6 +247,7 @@ class ChampionAgent(VoronoiAgent):
         rival: float = 2.0,
         doom: int = 5000,
         spawn: float = 15.0,
+        partial: int = 1,
         max_depth: int = 24,
         time_fraction: float = 0.8,
         default_nodes: int = 300,
@@ -268,6 +271,7 @@ class ChampionAgent(VoronoiAgent):
             ("rival", rival, rival >= 0.0),
             ("doom", doom, doom >= 0),
             ("spawn", spawn, spawn >= 0.0),
+            ("partial", partial, partial in (0, 1)),
         )
         for key, value, ok in checks:
             if not ok:
@@ -277,6 +281,7 @@ class ChampionAgent(VoronoiAgent):
                     "timid": "0 or 1",
                     "ties": "0 or 1",
                     "claim": "0 or 1",
+                    "partial": "0 or 1",
                 }.get(key, "≥ 0")
                 raise ConfigError(f"arena.champion: {key} {value} must be {what}")
         w = WEIGHTS.copy()
@@ -289,6 +294,7 @@ class ChampionAgent(VoronoiAgent):
         self.trust = trust
         self.claim = claim
         self.doom = doom
+        self.partial = bool(partial)
         self.last_doomed: list[int] = []
         """The root moves the last move proved doomed and passed over (for tests)."""
         self.last_timid: list[int] = []
