@@ -276,6 +276,52 @@ def test_the_champion_race_horizon_cuts_the_evaluation():
     assert evaluate_w(st, lay, nbr, 0, 0, work, near, NO_TIMID) < full
 
 
+def test_a_cut_off_iteration_keeps_a_finished_move_that_beat_the_first():
+    import numpy as np
+
+    from snakelab.games.arena.voronoi import _partial_order
+
+    unfinished = -1.0e18
+    assert _partial_order([0, 2, 3], np.array([5.0, 7.0, unfinished])) == [2, 0, 3]
+    assert _partial_order([0, 2, 3], np.array([5.0, 6.0, 9.0])) == [3, 0, 2]
+    # A later move below the first (an upper bound only), or the first move unfinished: nothing learnt.
+    assert _partial_order([0, 2, 3], np.array([5.0, 4.0, unfinished])) == [0, 2, 3]
+    assert _partial_order([0, 2, 3], np.array([unfinished, unfinished, unfinished])) == [0, 2, 3]
+
+
+def test_killer_moves_change_the_work_not_the_value():
+    import numpy as np
+
+    from snakelab.games.arena import sim
+    from snakelab.games.arena.voronoi import NO_TIMID, W_KILLERS, W_ROOT_LEN, _ab
+
+    game = make("arena(game_width=14,game_height=14,duration=10)")
+    champion = make_agent("arena.champion")
+    nodes = {0: 0, 1: 0}
+    for seed in range(8):
+        s = game.new_state(seed)
+        lay = sim.layout(s, cap=40)
+        root = sim.encode(s, lay)
+        nbr = sim.grid_nbr(s)
+        values = {}
+        for k in (0, 1):
+            wts = champion.weights.copy()
+            wts[W_ROOT_LEN], wts[W_KILLERS] = len(s.bodies[0]), k
+            bufs = np.empty((8, root.shape[0]), np.int32)
+            bufs[0] = root
+            counter = np.array([0, 1 << 60, 0], np.int64)
+            killer = np.full(24, -2, np.int32)
+            order = np.asarray([d for d in range(4) if d != (s.heading[0] ^ 1)], np.int32)
+            values[k] = [
+                _ab(bufs, 0, depth, lay, nbr, 0, -1.0e18, 1.0e18, np.empty(4 * 196 + 1, np.int32),
+                    np.zeros((8, 4), np.int32), counter, order, np.full(3, -1.0e18), 1.0e308, wts, NO_TIMID, killer)
+                for depth in range(1, 5)
+            ]  # fmt: skip
+            nodes[k] += int(counter[0])
+        assert values[0] == values[1]
+    assert nodes[1] < nodes[0]
+
+
 @pytest.mark.parametrize("name", AGENTS)
 def test_an_interrupt_during_a_timed_search_stays_an_interrupt(name):
     # The search reads the clock in a compiled kernel's object-mode block, where a

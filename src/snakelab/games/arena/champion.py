@@ -106,6 +106,7 @@ from snakelab.games.arena.voronoi import (
     W_CLAIM,
     W_CLOCK,
     W_HORIZON,
+    W_KILLERS,
     W_LATE_C0,
     W_LATE_RATE,
     W_RIVAL,
@@ -222,6 +223,8 @@ class ChampionAgent(VoronoiAgent):
             choice always stands).
         partial: Search on to the deadline and keep what the cut-off iteration decided
             (1), or stop, as the references do, before a depth that will not finish (0).
+        killers: Try each ply's killer moves first (1; see :func:`.voronoi._ab`), or
+            search in the references' fixed order (0).
         max_depth: Deepest iteration.
         time_fraction: Share of ``Budget.time_s`` the search may plan to use.
         default_nodes: Node budget when given no budget (300: about what a 10 ms move
@@ -248,6 +251,7 @@ class ChampionAgent(VoronoiAgent):
         doom: int = 5000,
         spawn: float = 15.0,
         partial: int = 1,
+        killers: int = 1,
         max_depth: int = 24,
         time_fraction: float = 0.8,
         default_nodes: int = 300,
@@ -272,6 +276,7 @@ class ChampionAgent(VoronoiAgent):
             ("doom", doom, doom >= 0),
             ("spawn", spawn, spawn >= 0.0),
             ("partial", partial, partial in (0, 1)),
+            ("killers", killers, killers in (0, 1)),
         )
         for key, value, ok in checks:
             if not ok:
@@ -282,13 +287,14 @@ class ChampionAgent(VoronoiAgent):
                     "ties": "0 or 1",
                     "claim": "0 or 1",
                     "partial": "0 or 1",
+                    "killers": "0 or 1",
                 }.get(key, "≥ 0")
                 raise ConfigError(f"arena.champion: {key} {value} must be {what}")
         w = WEIGHTS.copy()
         w[W_SHARE], w[W_APPLE_SECOND], w[W_TERR], w[W_TERR_CAP] = share, second, terr, terr_cap
         w[W_APPLE_STEP], w[W_APPLE_OWN], w[W_ZOMBIE], w[W_HORIZON] = apple_step, apple_own, zombie, horizon
         w[W_LATE_C0], w[W_LATE_RATE], w[W_TIES], w[W_CLOCK] = late_c0, late_rate, ties, 1.0
-        w[W_RIVAL], w[W_SPAWN] = rival, spawn
+        w[W_RIVAL], w[W_SPAWN], w[W_KILLERS] = rival, spawn, killers
         self.weights = w
         self.timid = timid
         self.trust = trust

@@ -109,10 +109,10 @@ C_NODES, C_CAP, C_ABORT = 0, 1, 2
 W_TERR, W_TERR_CAP, W_APPLE_STEP, W_APPLE_OWN, W_ZOMBIE, W_APPLE_SECOND, W_SHARE, W_HORIZON = range(8)
 W_LATE_C0, W_LATE_RATE, W_ROOT_LEN, W_TIES, W_CLOCK, W_CLAIM = range(8, 14)
 W_RIVAL, W_RIVAL_IDX, W_RIVAL_ROOT = range(14, 17)
-W_SPAWN, W_SPAWN_CELL = range(17, 19)
-N_WEIGHTS = 19
+W_SPAWN, W_SPAWN_CELL, W_KILLERS = range(17, 20)
+N_WEIGHTS = 20
 WEIGHTS = np.array(
-    [0.5, 400.0, 15.0, 2000.0, 100.0, 0.0, 0.0, 1.0e9, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, -1.0],
+    [0.5, 400.0, 15.0, 2000.0, 100.0, 0.0, 0.0, 1.0e9, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, -1.0, 0.0],
     dtype=np.float64,
 )
 """The reference agents' weights: territory 0.5 a cell up to 400 cells, 15 a step to the
@@ -120,7 +120,8 @@ nearest apple, 2,000 for one we reach strictly first, zombie heads 100 × (5 −
 no second apple, no territory share, and a race over the whole board (``W_HORIZON``:
 the race stops at this distance; cells and apples beyond it are nobody's); no clock
 (``W_CLOCK`` 0: a death is :data:`DEAD`), no ties, no claims, no rival (``W_RIVAL`` 0), no spawn spot
-(``W_SPAWN`` 0: with no apple ours, the nearest apple pulls).
+(``W_SPAWN`` 0: with no apple ours, the nearest apple pulls), and the search's fixed
+move order (``W_KILLERS`` 0; see :func:`_ab`).
 The champion (:mod:`.champion`) sets the rest."""
 NO_TIMID = np.zeros(64, dtype=np.int32)
 """No opponent is timid: every one is modelled as the references model everyone (64 entries,
@@ -743,12 +744,17 @@ def _ab(
     deadline: float,
     wts: F64,
     timid: I32,
+    killer: I32,
 ) -> float:  # pragma: no cover - jitted
     """Best-reply alpha-beta to ``depth`` plies from ``bufs[ply]`` (the root fills ``root_vals`` in ``root_order``).
 
     ``timid[j]`` marks opponents modelled as timid (the champion's; :data:`NO_TIMID`
     for the references): their default move is :func:`timid_dir` and they never
-    deviate into a cell next to our head.
+    deviate into a cell next to our head. With ``wts[W_KILLERS]`` set, ``killer``
+    (three ints a ply, -2 to start) holds each ply's killer moves: below the root, the
+    move last found best at that ply is tried first, and everywhere the reply that last
+    refuted a move. The order changes what is searched in a given time, never the value
+    of a finished depth.
     """
     st = bufs[ply]
     n = lay[L_N]
@@ -772,79 +778,108 @@ def _ab(
     best = -1.0e18
     child = bufs[ply + 1]
     side = 2 if my_heading < 2 else 0  # the two perpendicular directions: side, side + 1
-    hj = -1
+    # The replies: -1 (everyone plays the default), then one opponent deviating at a time
+    # (rj, rd). They do not depend on our move, so they are listed once per node.
+    rj = np.empty(1 + 3 * n, np.int32)
+    rd = np.empty(1 + 3 * n, np.int32)
+    rj[0], rd[0] = -1, 0
+    nr = 1
+    for j in range(n):
+        if j == me or st[snk + NF * j + F_ALIVE] == 0:
+            continue
+        hj = head_of(st, lay, j)
+        if abs(hj % w - mx) + abs(hj // w - my) > 2 * depth:
+            continue
+        for dj in range(4):
+            if dj == mv[j] or dj == OPP[st[snk + NF * j + F_HEADING]]:
+                continue
+            c = nbr[4 * hj + dj]
+            if c < 0:
+                continue
+            v0 = st[lay[L_OCC] + c]
+            if v0 < 0 or (v0 > 0 and c != sim.tail_of(st, lay, v0 - 1)):
+                continue  # a suicidal deviation never hurts us more than the default
+            if timid[j] != 0 and abs(c % w - mx) + abs(c // w - my) == 1:
+                continue  # a timid opponent never steps where our head could meet it
+            rj[nr], rd[nr] = j, dj
+            nr += 1
+    # Our moves: at the root in the order given; below it straight first (usually the
+    # safest guess), then the two sides.
+    om = np.empty(3, np.int32)
     for oi in range(3):
         if ply == 0:
-            dme = root_order[oi]
+            om[oi] = root_order[oi]
         elif oi == 0:
-            dme = my_heading  # straight first: usually the safest guess
+            om[oi] = my_heading
         else:
-            dme = side + oi - 1
+            om[oi] = side + oi - 1
+    killers = wts[W_KILLERS] != 0.0
+    ko = ply * 3  # this ply's killers in ``killer``: our move, the reply's opponent and direction
+    if killers:
+        # Killer moves: the move that was best, and the reply that refuted a move, at the
+        # last node searched at this ply are likely so here too; trying them first makes
+        # alpha-beta cut sooner. Below the root only: the root keeps its given order.
+        if ply > 0:
+            for oi in range(1, 3):
+                if om[oi] == killer[ko]:
+                    om[0], om[oi] = om[oi], om[0]
+                    break
+        for r in range(1, nr):
+            if rj[r] == killer[ko + 1] and rd[r] == killer[ko + 2]:
+                rj[0], rd[0], rj[r], rd[r] = rj[r], rd[r], rj[0], rd[0]
+                break
+    for oi in range(3):
+        dme = om[oi]
         a = max(alpha, best)
         worst = 1.0e18
-        # reply -1: everyone default; then one opponent deviates at a time.
-        for j in range(-1, n):
+        for r in range(nr):
+            j = rj[r]
+            counter[C_NODES] += 1
+            if counter[C_NODES] > counter[C_CAP] or (
+                deadline < 1.0e300 and (counter[C_NODES] & 3) == 0 and now() > deadline
+            ):
+                counter[C_ABORT] = 1
+                return 0.0
+            child[:] = st
+            save = mv[j] if j >= 0 else 0
             if j >= 0:
-                if j == me or st[snk + NF * j + F_ALIVE] == 0:
-                    continue
-                hj = head_of(st, lay, j)
-                if abs(hj % w - mx) + abs(hj // w - my) > 2 * depth:
-                    continue
-            for dj in range(4 if j >= 0 else 1):
-                if j >= 0:
-                    if dj == mv[j] or dj == OPP[st[snk + NF * j + F_HEADING]]:
-                        continue
-                    c = nbr[4 * hj + dj]
-                    if c < 0:
-                        continue
-                    v0 = st[lay[L_OCC] + c]
-                    if v0 < 0 or (v0 > 0 and c != sim.tail_of(st, lay, v0 - 1)):
-                        continue  # a suicidal deviation never hurts us more than the default
-                    if timid[j] != 0 and abs(c % w - mx) + abs(c // w - my) == 1:
-                        continue  # a timid opponent never steps where our head could meet it
-                counter[C_NODES] += 1
-                if counter[C_NODES] > counter[C_CAP] or (
-                    deadline < 1.0e300 and (counter[C_NODES] & 3) == 0 and now() > deadline
-                ):
-                    counter[C_ABORT] = 1
-                    return 0.0
-                child[:] = st
-                save = mv[j] if j >= 0 else 0
-                if j >= 0:
-                    mv[j] = dj
-                mv[me] = dme
-                step(child, lay, nbr, mv)
-                if j >= 0:
-                    mv[j] = save
-                val = _ab(
-                    bufs,
-                    ply + 1,
-                    depth - 1,
-                    lay,
-                    nbr,
-                    me,
-                    a,
-                    min(beta, worst),
-                    work,
-                    moves,
-                    counter,
-                    root_order,
-                    root_vals,
-                    deadline,
-                    wts,
-                    timid,
-                )
-                if counter[C_ABORT] != 0:
-                    return 0.0
-                worst = min(worst, val)
-                if worst <= a:
-                    break
+                mv[j] = rd[r]
+            mv[me] = dme
+            step(child, lay, nbr, mv)
+            if j >= 0:
+                mv[j] = save
+            val = _ab(
+                bufs,
+                ply + 1,
+                depth - 1,
+                lay,
+                nbr,
+                me,
+                a,
+                min(beta, worst),
+                work,
+                moves,
+                counter,
+                root_order,
+                root_vals,
+                deadline,
+                wts,
+                timid,
+                killer,
+            )
+            if counter[C_ABORT] != 0:
+                return 0.0
+            worst = min(worst, val)
             if worst <= a:
+                if killers:
+                    killer[ko + 1], killer[ko + 2] = j, rd[r]
                 break
         if ply == 0:
             root_vals[oi] = worst
         if worst > best:
             best = worst
+            if killers:
+                killer[ko] = dme
             if best >= beta:
                 break
     return best
@@ -958,6 +993,7 @@ class VoronoiAgent(BaseAgent):
         timed = budget.nodes is None and budget.time_s is not None
         deadline = t0 + self.time_fraction * budget.time_s if timed and budget.time_s is not None else 1.0e308
         counter = np.zeros(3, np.int64)
+        killer = np.full(3 * (self.max_depth + 2), -2, np.int32)  # kept from one depth to the next
         order = _root_order(s.heading[me])
         self.last_depth = 0
         prev_s = 0.0
@@ -975,7 +1011,7 @@ class VoronoiAgent(BaseAgent):
             limit = deadline if depth > 1 else 1.0e308
             work, moves = self._work, self._moves
             with interruptible():
-                _ab(bufs, 0, depth, lay, nbr, me, -1.0e18, 1.0e18, work, moves, counter, ro, vals, limit, wts, timid)
+                _ab(bufs, 0, depth, lay, nbr, me, -1.0e18, 1.0e18, work, moves, counter, ro, vals, limit, wts, timid, killer)
             spent = time.perf_counter() - ts
             if counter[C_ABORT]:
                 if self.partial:
