@@ -993,7 +993,7 @@ class VoronoiAgent(BaseAgent):
         timed = budget.nodes is None and budget.time_s is not None
         deadline = t0 + self.time_fraction * budget.time_s if timed and budget.time_s is not None else 1.0e308
         counter = np.zeros(3, np.int64)
-        killer = np.full(3 * (self.max_depth + 2), -2, np.int32)  # kept from one depth to the next
+        kil = np.full(3 * (self.max_depth + 2), -2, np.int32)  # killer moves, kept from one depth to the next
         order = _root_order(s.heading[me])
         self.last_depth = 0
         prev_s = 0.0
@@ -1011,7 +1011,10 @@ class VoronoiAgent(BaseAgent):
             limit = deadline if depth > 1 else 1.0e308
             work, moves = self._work, self._moves
             with interruptible():
-                _ab(bufs, 0, depth, lay, nbr, me, -1.0e18, 1.0e18, work, moves, counter, ro, vals, limit, wts, timid, killer)
+                _ab(
+                    bufs, 0, depth, lay, nbr, me, -1.0e18, 1.0e18, work, moves, counter, ro, vals, limit, wts, timid,
+                    kil,
+                )  # fmt: skip
             spent = time.perf_counter() - ts
             if counter[C_ABORT]:
                 if self.partial:
