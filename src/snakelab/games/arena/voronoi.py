@@ -35,8 +35,10 @@ together and makes the agent deterministic (a node budget wins over ``time_s``
 when both are given, as with ``--nodes``): the same position, seed and node
 budget give the same move. ``Budget(time_s=T)`` searches deeper while the
 predicted cost of the next depth fits in ``time_fraction × T`` (the rest is left
-for the harness and a busy machine); a depth that runs over is cut off by a node
-cap derived from the measured speed, and its result dropped. Time-budgeted play
+for the harness and a busy machine); a depth that runs over is cut off at the
+deadline, and its result dropped. The champion (``partial``) searches on to the
+deadline instead and keeps what the cut-off depth decided (:func:`_partial_order`),
+and tries each ply's killer moves first (``W_KILLERS``). Time-budgeted play
 depends on the machine's speed and load, so it is not reproducible. With no
 budget the agent uses ``Budget(nodes=default_nodes)``.
 
