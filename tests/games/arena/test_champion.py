@@ -311,15 +311,16 @@ def test_the_rivals_apple_and_growth_cost_a_share_of_ours():
     assert alive - alive2 == 0.5 * 2000 and dead - dead2 == 0.5 * 2000
 
 
-def _spot(s, me=0):
+def _spot(s, me=0, paths=0):
     from snakelab.games.arena.voronoi import apple_races, race_table, spawn_spot
 
     lay = sim.layout(s)
     st = sim.encode(s, lay)
+    nbr = sim.grid_nbr(s)
     work = np.empty(4 * lay[sim.L_SIZE] + 1, np.int32)
     ad = race_table(lay)
-    apple_races(st, lay, sim.grid_nbr(s), me, work, ad)
-    return spawn_spot(st, lay, me, ad, work)
+    apple_races(st, lay, nbr, me, work, ad)
+    return spawn_spot(st, lay, nbr, me, ad, work, paths)
 
 
 def test_the_spawn_spot_is_where_the_next_apple_is_likeliest_ours():
@@ -343,6 +344,50 @@ def test_the_spawn_spot_is_where_the_next_apple_is_likeliest_ours():
     assert (x, y) == (8, 3)
     # Snake 1's own spot: it eats first, so it has none.
     assert _spot(s, 1) == -1
+
+
+def test_the_spawn_spot_by_path_distance_sees_a_wall():
+    # Snake 1 eats the left apple in 3 steps. Below the wall, snake 2 is nearer every
+    # cell by path, but a cell of ours next to the wall is nearer many of them by
+    # Manhattan distance: ranked by Manhattan the spot is there, ranked by path it is
+    # where we split the upper room with the two opponents.
+    s = board(
+        """
+        ....................
+        .*..1b..............
+        ....................
+        ..........0a........
+        ....................
+        ###################.
+        ....................
+        ....................
+        .................2c.
+        ....................
+        """,
+        snakes=3,
+    )
+    manhattan, path = _spot(s), _spot(s, paths=8)
+    assert manhattan // 20 == 4 and path // 20 < 4
+
+    def owned(spot):
+        # Free cells nearer the spot than either opponent (where they stand at t*) by path.
+        g = s.grid
+        free = [c for c in range(g.size) if s.occ[c] == 0]
+
+        def steps(start):
+            dist, todo = {start: 0}, [start]
+            for c in todo:
+                for d in range(4):
+                    m = s._nbr[4 * c + d]
+                    if m >= 0 and s.occ[m] == 0 and m not in dist:
+                        dist[m] = dist[c] + 1
+                        todo.append(m)
+            return dist
+
+        ours, theirs = steps(spot), [steps(g.index(1, 1)), steps(g.index(17, 8))]
+        return sum(c in ours and all(ours[c] < t.get(c, 1 << 30) for t in theirs) for c in free)
+
+    assert owned(path) > owned(manhattan)
 
 
 def test_no_spawn_spot_while_an_apple_race_is_ours_to_run():

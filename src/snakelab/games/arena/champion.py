@@ -224,6 +224,8 @@ class ChampionAgent(VoronoiAgent):
         spawn: With no apple race ours, the value of a step nearer
             :func:`.voronoi.spawn_spot`, where the next apple is likeliest to be ours (0:
             a step nearer the nearest apple is worth ``apple_step``, as for the references).
+        spawn_paths: How many of the best spawn spots by Manhattan distance are ranked
+            again by path distance (0: none).
         doom: Nodes of the lone-snake survival proof (:mod:`.survival`) per root move:
             the best-ranked move it does not prove doomed is played (0: the search's
             choice always stands).
@@ -256,6 +258,7 @@ class ChampionAgent(VoronoiAgent):
         rival: float = 2.0,
         doom: int = 5000,
         spawn: float = 15.0,
+        spawn_paths: int = 8,
         partial: int = 1,
         killers: int = 1,
         max_depth: int = 24,
@@ -281,6 +284,7 @@ class ChampionAgent(VoronoiAgent):
             ("rival", rival, rival >= 0.0),
             ("doom", doom, doom >= 0),
             ("spawn", spawn, spawn >= 0.0),
+            ("spawn_paths", spawn_paths, 0 <= spawn_paths <= 80),
             ("partial", partial, partial in (0, 1)),
             ("killers", killers, killers in (0, 1)),
         )
@@ -294,6 +298,7 @@ class ChampionAgent(VoronoiAgent):
                     "claim": "0 or 1",
                     "partial": "0 or 1",
                     "killers": "0 or 1",
+                    "spawn_paths": "between 0 and 80",
                 }.get(key, "≥ 0")
                 raise ConfigError(f"arena.champion: {key} {value} must be {what}")
         w = WEIGHTS.copy()
@@ -306,6 +311,7 @@ class ChampionAgent(VoronoiAgent):
         self.trust = trust
         self.claim = claim
         self.doom = doom
+        self.spawn_paths = spawn_paths
         self.partial = bool(partial)
         self.last_doomed: list[int] = []
         """The root moves the last move proved doomed and passed over (for tests)."""
@@ -350,7 +356,7 @@ class ChampionAgent(VoronoiAgent):
             if self.claim:
                 wts[W_CLAIM] = float(claims(root, lay, self.player, ad))
             if wts[W_SPAWN] != 0.0:
-                wts[W_SPAWN_CELL] = float(spawn_spot(root, lay, self.player, ad, self._work))
+                wts[W_SPAWN_CELL] = float(spawn_spot(root, lay, nbr, self.player, ad, self._work, self.spawn_paths))
         return wts
 
     def _settle(

@@ -413,7 +413,9 @@ def claims(st: I32, lay: I32, me: int, ad: I64) -> int:  # pragma: no cover - ji
 
 
 @_jit
-def spawn_spot(st: I32, lay: I32, me: int, ad: I64, work: I32) -> int:  # pragma: no cover - jitted
+def spawn_spot(
+    st: I32, lay: I32, nbr: I32, me: int, ad: I64, work: I32, paths: int
+) -> int:  # pragma: no cover - jitted
     """Where to stand when the next apple appears: the cell we can reach by then that is nearest most free cells.
 
     ``ad`` and ``work`` are as :func:`apple_races` left them (the snakes' rows of the
@@ -425,9 +427,12 @@ def spawn_spot(st: I32, lay: I32, me: int, ad: I64, work: I32) -> int:  # pragma
     Manhattan distance). Of the cells we reach within ``t*`` steps (a sample of at
     most 80), the one with the most free cells (a checkerboard half of them) nearer to
     it than to any opponent (Manhattan; a tie counts half) is returned: where the next
-    apple is likeliest to be ours. -1 when we reach some apple no later than every
-    other snake (that race is ours to run), when no apple is eaten in the steps left,
-    or when we are dead.
+    apple is likeliest to be ours. With ``paths`` > 0 the ``paths`` best of them by
+    that count are ranked again by path distance over the board as it will be at
+    ``t*`` (a body cell free from the step its tail passes it), so that a long body
+    between a cell and the free cells beyond it counts. -1 when we reach some apple no
+    later than every other snake (that race is ours to run), when no apple is eaten in
+    the steps left, or when we are dead.
     """
     size = lay[L_SIZE]
     n = lay[L_N]
@@ -519,12 +524,14 @@ def spawn_spot(st: I32, lay: I32, me: int, ad: I64, work: I32) -> int:  # pragma
         if 0 <= mine[c] <= t_eat:
             cand += 1
     stride = max(1, (cand + 79) // 80)
-    best_c, best_share, seen = -1, -1, 0
+    cells = np.empty(80, np.int64)
+    shares = np.empty(80, np.int64)
+    ns, seen = 0, 0
     for c in range(size):
         if not 0 <= mine[c] <= t_eat:
             continue
         seen += 1
-        if seen % stride != 0:
+        if seen % stride != 0 or ns == 80:
             continue
         cx, cy = c % w, c // w
         share = 0
@@ -534,6 +541,42 @@ def spawn_spot(st: I32, lay: I32, me: int, ad: I64, work: I32) -> int:  # pragma
             if d < freet[q]:
                 share += 2
             elif d == freet[q]:
+                share += 1
+        cells[ns], shares[ns] = c, share
+        ns += 1
+    if ns == 0:
+        return -1
+    # The first best by count (a stable sort keeps the board order among equals).
+    ranked = np.argsort(-shares[:ns], kind="mergesort")
+    if paths <= 0:
+        return cells[ranked[0]]
+    # Path distances at t*: a cell is free from the step its tail passes it, counted
+    # from t*, so a race that starts then uses ``freet - t*``.
+    later = np.empty(size, np.int32)
+    _free_times(st, lay, later)
+    for c in range(size):
+        later[c] = max(0, later[c] - t_eat)
+    opp = np.full(size, FAR, np.int64)
+    dist = np.empty(size, np.int32)
+    bfs = np.empty(size, np.int32)
+    for j in range(n):
+        if px[j] < 0:
+            continue
+        _race_alone(nbr, py[j] * w + px[j], dist, later, bfs)
+        for c in range(size):
+            if 0 <= dist[c] < opp[c]:
+                opp[c] = dist[c]
+    best_c, best_share = -1, -1
+    for r in range(min(paths, ns)):
+        c = cells[ranked[r]]
+        _race_alone(nbr, c, dist, later, bfs)
+        share = 0
+        for x in range(size):
+            if st[occ0 + x] != 0 or dist[x] < 0:
+                continue
+            if dist[x] < opp[x]:
+                share += 2
+            elif dist[x] == opp[x]:
                 share += 1
         if share > best_share:
             best_c, best_share = c, share
