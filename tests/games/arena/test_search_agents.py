@@ -215,6 +215,7 @@ def test_search_reaches_depth_with_a_node_budget():
         "arena.champion(second=2)",
         "arena.champion(zombie=-1)",
         "arena.champion(spawn=-1)",
+        "arena.champion(spawn_paths=81)",
     ],
 )
 def test_bad_options_are_one_line_errors(ref):

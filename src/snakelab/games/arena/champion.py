@@ -63,7 +63,12 @@ deepening within the budget, zombies exact, one compiled kernel (:func:`.voronoi
   evaluation pulls toward the cell reachable by then that is nearer than any opponent
   to the most free cells, 15 a step, instead of toward the nearest apple. Against three
   ``voronoi`` it grew about one apple more a game (mean longest 86.1 and 87.0 against
-  83.4 before) and died a third as often (0.07 times a game against 0.20);
+  83.4 before) and died a third as often (0.07 times a game against 0.20). The cells
+  are counted by Manhattan distance, which sees through bodies; the eight best by that
+  count are counted again by path distance over the board as it will be then
+  (``spawn_paths``, 8; about 0.1 ms a move), which moved the spot in 11 of 117 positions
+  sampled from a game of ``greedy`` snakes. With it the champion won 45 and 55 of 100
+  (100 of 200) against three ``voronoi`` where it had won 194 of 400 (``docs/arena.md``);
 * **no walk into its own coil** (``doom``, 5,000 nodes): after the search, the ranked
   root moves are checked in turn by :func:`.survival.alone_moves`, a depth-first proof
   of whether the snake alone can still make a body's length of moves after it, and
