@@ -111,6 +111,7 @@ from snakelab.games.arena.rules import State
 from snakelab.games.arena.sim import F_GROWTH, F_LEN, L_SNK, NF
 from snakelab.games.arena.survival import alone_moves, work_size
 from snakelab.games.arena.voronoi import (
+    SPAWN_SAMPLES,
     W_APPLE_OWN,
     W_APPLE_SECOND,
     W_APPLE_STEP,
@@ -289,7 +290,7 @@ class ChampionAgent(VoronoiAgent):
             ("rival", rival, rival >= 0.0),
             ("doom", doom, doom >= 0),
             ("spawn", spawn, spawn >= 0.0),
-            ("spawn_paths", spawn_paths, 0 <= spawn_paths <= 80),
+            ("spawn_paths", spawn_paths, 0 <= spawn_paths <= SPAWN_SAMPLES),
             ("partial", partial, partial in (0, 1)),
             ("killers", killers, killers in (0, 1)),
         )
@@ -303,7 +304,7 @@ class ChampionAgent(VoronoiAgent):
                     "claim": "0 or 1",
                     "partial": "0 or 1",
                     "killers": "0 or 1",
-                    "spawn_paths": "between 0 and 80",
+                    "spawn_paths": f"between 0 and {SPAWN_SAMPLES}",
                 }.get(key, "≥ 0")
                 raise ConfigError(f"arena.champion: {key} {value} must be {what}")
         w = WEIGHTS.copy()

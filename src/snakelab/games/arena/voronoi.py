@@ -314,6 +314,8 @@ def _race_alone(nbr: I32, h: int, dist: I32, freet: I32, queue: I32) -> None:  #
 
 FAR = 1 << 30
 """The steps in an apple race table for a head that cannot reach the apple (or no apple)."""
+SPAWN_SAMPLES = 80
+"""The most cells :func:`spawn_spot` weighs as the spot (an even sample of those in reach)."""
 
 
 @_jit
@@ -523,15 +525,15 @@ def spawn_spot(
     for c in range(size):
         if 0 <= mine[c] <= t_eat:
             cand += 1
-    stride = max(1, (cand + 79) // 80)
-    cells = np.empty(80, np.int64)
-    shares = np.empty(80, np.int64)
+    stride = max(1, (cand + SPAWN_SAMPLES - 1) // SPAWN_SAMPLES)
+    cells = np.empty(SPAWN_SAMPLES, np.int64)
+    shares = np.empty(SPAWN_SAMPLES, np.int64)
     ns, seen = 0, 0
     for c in range(size):
         if not 0 <= mine[c] <= t_eat:
             continue
         seen += 1
-        if seen % stride != 0 or ns == 80:
+        if seen % stride != 0 or ns == SPAWN_SAMPLES:
             continue
         cx, cy = c % w, c // w
         share = 0
