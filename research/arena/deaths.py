@@ -32,7 +32,7 @@ from snakelab.core.game import Budget
 from snakelab.core.registry import make, make_agent
 from snakelab.games.arena import sim
 from snakelab.games.arena.render import to_text
-from snakelab.games.arena.survival import alone_moves, work_size
+from snakelab.games.arena.survival import SHUT_NEVER, alone_moves, work_size
 from snakelab.harness import match_seeds
 from snakelab.harness.match import Match, play
 
@@ -136,7 +136,9 @@ def doomed(args: argparse.Namespace) -> None:
             st = sim.encode(s, lay, None)
             need = len(s.bodies[me]) + s.growth[me]
             work = np.zeros(work_size(int(lay[sim.L_SIZE]), need), np.int32)
-            res = [int(alone_moves(st, lay, sim.grid_nbr(s), me, d, need, 20_000, work, 1.0e308)) for d in range(4)]
+            never = np.full(int(lay[sim.L_SIZE]), SHUT_NEVER, np.int32)
+            nbr = sim.grid_nbr(s)
+            res = [int(alone_moves(st, lay, nbr, me, d, need, 20_000, work, 1.0e308, never)) for d in range(4)]
             print(f"{f} #{ri}: death at step {rec['death_step']}, {need} cells; up, down, left, right: {res}")
 
 

@@ -216,6 +216,7 @@ def test_search_reaches_depth_with_a_node_budget():
         "arena.champion(zombie=-1)",
         "arena.champion(spawn=-1)",
         "arena.champion(spawn_paths=81)",
+        "arena.champion(doom_ahead=-1)",
     ],
 )
 def test_bad_options_are_one_line_errors(ref):

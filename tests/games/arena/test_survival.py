@@ -6,7 +6,7 @@ from snakelab import make
 from snakelab.games.arena import sim
 from snakelab.games.arena.champion import ChampionAgent
 from snakelab.games.arena.rules import DOWN, LEFT, RIGHT, UP
-from snakelab.games.arena.survival import alone_moves, work_size
+from snakelab.games.arena.survival import SHUT_NEVER, alone_moves, opponent_reach, work_size
 
 from .pictures import board
 
@@ -29,6 +29,10 @@ POCKET = """
 """
 
 
+def _never(lay):
+    return np.full(lay[sim.L_SIZE], SHUT_NEVER, np.int32)
+
+
 def _encoded(s):
     lay = sim.layout(s, cap=64)
     return sim.encode(s, lay, list(s.growth)), lay, sim.grid_nbr(s)
@@ -38,7 +42,7 @@ def _moves(s, first, *, need=None, cap=10_000):
     st, lay, nbr = _encoded(s)
     n = len(s.bodies[0]) + s.growth[0] if need is None else need
     work = np.full(work_size(lay[sim.L_SIZE], n), 0, np.int32)
-    out = alone_moves(st, lay, nbr, 0, first, n, cap, work, 1.0e308)
+    out = alone_moves(st, lay, nbr, 0, first, n, cap, work, 1.0e308, _never(lay))
     assert not work[lay[sim.L_SIZE] : 2 * lay[sim.L_SIZE]].any()  # the walk's marks are cleared
     return out
 
@@ -100,5 +104,64 @@ def test_a_proof_still_running_at_its_deadline_is_undecided():
     s = board("\n".join(["." * 12] * 10 + ["0a........1b"]), snakes=2)
     st, lay, nbr = _encoded(s)
     work = np.zeros(work_size(lay[sim.L_SIZE], 100), np.int32)
-    assert alone_moves(st, lay, nbr, 0, UP, 100, 10_000, work, 1.0e308) == 1
-    assert alone_moves(st, lay, nbr, 0, UP, 100, 10_000, work, 0.0) == -1  # the deadline passed long ago
+    assert alone_moves(st, lay, nbr, 0, UP, 100, 10_000, work, 1.0e308, _never(lay)) == 1
+    assert alone_moves(st, lay, nbr, 0, UP, 100, 10_000, work, 0.0, _never(lay)) == -1  # the deadline passed long ago
+
+
+# Snake 0 can go right, where the only way on is up through the gap in the wall next to
+# snake 1's head, or down into an open row below that no other head reaches first.
+MOUTH = """
+.......1b...
+#######.####
+aaaaa0...###
+#####.######
+............
+"""
+
+
+def _shut(s, ahead):
+    st, lay, nbr = _encoded(s)
+    shut = _never(lay)
+    opponent_reach(st, lay, nbr, 0, ahead, np.zeros(3 * lay[sim.L_SIZE], np.int32), shut)
+    return shut
+
+
+def test_opponent_reach_is_the_other_heads_race_within_the_steps_ahead():
+    s = board(MOUTH, snakes=2)
+    g = s.grid
+    shut = _shut(s, 8)
+    assert shut[g.index(7, 1)] == 1  # the gap, next to snake 1's head
+    assert shut[g.index(6, 0)] == 1
+    assert shut[g.index(8, 2)] == 3  # through the gap
+    assert shut[g.index(0, 0)] == 7
+    assert shut[g.index(0, 4)] == SHUT_NEVER  # behind our head, which frees too late
+    assert shut[g.index(7, 0)] == SHUT_NEVER  # its own head
+    near = _shut(s, 2)
+    assert near[g.index(8, 2)] == SHUT_NEVER  # three steps away: beyond two steps ahead
+    assert (_shut(s, 0) == SHUT_NEVER).all()
+
+
+def test_a_walk_out_through_a_mouth_another_head_reaches_first_is_no_walk_ahead():
+    s = board(MOUTH, snakes=2)
+    st, lay, nbr = _encoded(s)
+    need = len(s.bodies[0])
+    work = np.zeros(work_size(lay[sim.L_SIZE], need), np.int32)
+    shut = _shut(s, 8)
+    assert alone_moves(st, lay, nbr, 0, RIGHT, need, 10_000, work, 1.0e308, _never(lay)) == 1
+    assert alone_moves(st, lay, nbr, 0, RIGHT, need, 10_000, work, 1.0e308, shut) == 0
+    assert alone_moves(st, lay, nbr, 0, DOWN, need, 10_000, work, 1.0e308, shut) == 1
+
+
+def test_the_champion_keeps_ahead_of_the_other_heads_when_asked():
+    s = board(MOUTH, snakes=2)
+    c = s.config
+    info = make(
+        f"arena(game_width={c.game_width},game_height={c.game_height},num_snakes=2,"
+        f"num_zombies=0,num_apples=0,starting_length={c.starting_length})"
+    ).info
+    st, lay, nbr = _encoded(s)
+    plain, ahead = ChampionAgent(), ChampionAgent(doom_ahead=8)
+    plain.reset(info, 0, 1)
+    ahead.reset(info, 0, 1)
+    assert plain._settle([RIGHT, DOWN, LEFT], st, lay, nbr, 1.0e308) == RIGHT
+    assert ahead._settle([RIGHT, DOWN, LEFT], st, lay, nbr, 1.0e308) == DOWN

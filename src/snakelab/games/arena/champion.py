@@ -109,7 +109,7 @@ from snakelab.core.game import GameInfo
 from snakelab.games.arena.agents import greedy_move
 from snakelab.games.arena.rules import State
 from snakelab.games.arena.sim import F_GROWTH, F_LEN, L_SNK, NF
-from snakelab.games.arena.survival import alone_moves, work_size
+from snakelab.games.arena.survival import SHUT_NEVER, alone_moves, opponent_reach, work_size
 from snakelab.games.arena.voronoi import (
     SPAWN_SAMPLES,
     W_APPLE_OWN,
@@ -235,6 +235,9 @@ class ChampionAgent(VoronoiAgent):
         doom: Nodes of the lone-snake survival proof (:mod:`.survival`) per root move:
             the best-ranked move it does not prove doomed is played (0: the search's
             choice always stands).
+        doom_ahead: With ``doom``, first play the best-ranked move with a walk of a
+            body's length that keeps strictly ahead of every other head for this many
+            steps (:func:`.survival.opponent_reach`); 0: none is asked for.
         partial: Search on to the deadline and keep what the cut-off depth decided (1),
             or stop, as the references do, before a depth that will not finish (0).
         killers: Try each ply's killer moves first (1; see :func:`.voronoi._ab`), or
@@ -263,6 +266,7 @@ class ChampionAgent(VoronoiAgent):
         claim: int = 1,
         rival: float = 2.0,
         doom: int = 5000,
+        doom_ahead: int = 0,
         spawn: float = 15.0,
         spawn_paths: int = 8,
         partial: int = 1,
@@ -289,6 +293,7 @@ class ChampionAgent(VoronoiAgent):
             ("claim", claim, claim in (0, 1)),
             ("rival", rival, rival >= 0.0),
             ("doom", doom, doom >= 0),
+            ("doom_ahead", doom_ahead, doom_ahead >= 0),
             ("spawn", spawn, spawn >= 0.0),
             ("spawn_paths", spawn_paths, 0 <= spawn_paths <= SPAWN_SAMPLES),
             ("partial", partial, partial in (0, 1)),
@@ -317,6 +322,7 @@ class ChampionAgent(VoronoiAgent):
         self.trust = trust
         self.claim = claim
         self.doom = doom
+        self.doom_ahead = doom_ahead
         self.spawn_paths = spawn_paths
         self.partial = bool(partial)
         self.last_doomed: list[int] = []
@@ -329,6 +335,8 @@ class ChampionAgent(VoronoiAgent):
         super().reset(info, player, seed)
         self._contact = ContactModel(info.config.num_snakes, self.trust)
         self._doom_work = np.zeros(work_size(self._size, self._size), np.int32)
+        self._never = np.full(self._size, SHUT_NEVER, np.int32)
+        self._shut = np.full(self._size, SHUT_NEVER, np.int32)
 
     def _model(self, s: State, growth: list[int]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int32]]:
         """This move's weights (the root length set) and timid flags, after watching the opponents."""
@@ -385,9 +393,17 @@ class ChampionAgent(VoronoiAgent):
         me = self.player
         f = lay[L_SNK] + NF * me
         need = min(int(root[f + F_LEN] + root[f + F_GROWTH]), self._size)
+        if self.doom_ahead:
+            with interruptible():
+                opponent_reach(root, lay, nbr, me, self.doom_ahead, self._doom_work, self._shut)
+            for d in order:
+                with interruptible():
+                    ahead = alone_moves(root, lay, nbr, me, d, need, self.doom, self._doom_work, until, self._shut)
+                if ahead == 1:
+                    return d
         for d in order:
             with interruptible():
-                doomed = alone_moves(root, lay, nbr, me, d, need, self.doom, self._doom_work, until) == 0
+                doomed = alone_moves(root, lay, nbr, me, d, need, self.doom, self._doom_work, until, self._never) == 0
             if not doomed:
                 return d
             self.last_doomed.append(d)

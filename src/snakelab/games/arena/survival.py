@@ -27,13 +27,31 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from snakelab.games.arena.sim import F_ALIVE, L_APPLE, L_GROWTH, L_NA, L_OCC, L_SIZE, L_SNK, NF, _jit, head_of
+from snakelab.games.arena.sim import (
+    F_ALIVE,
+    L_APPLE,
+    L_GROWTH,
+    L_N,
+    L_NA,
+    L_NZ,
+    L_OCC,
+    L_SIZE,
+    L_SNK,
+    NF,
+    _jit,
+    head_of,
+    zombie_head,
+)
 from snakelab.games.arena.voronoi import _body_free_times, now
 
 I32 = npt.NDArray[np.int32]
 
 ZOMBIE_FREE = 6
 """Steps after which a zombie's cells count as free (a zombie is five cells long and moves on)."""
+
+
+SHUT_NEVER = 1 << 20
+"""A cell of :func:`opponent_reach`'s table that no opponent reaches within the steps looked ahead."""
 
 
 def work_size(size: int, need: int) -> int:
@@ -43,7 +61,7 @@ def work_size(size: int, need: int) -> int:
 
 @_jit
 def _reachable(
-    start: int, t0: int, limit: int, nbr: I32, freet: I32, onpath: I32, mark: I32, stamp: int, queue: I32
+    start: int, t0: int, limit: int, nbr: I32, freet: I32, shut: I32, onpath: I32, mark: I32, stamp: int, queue: I32
 ) -> int:  # pragma: no cover - jitted
     """Cells a walk at ``start`` at step ``t0`` could still enter, counted up to ``limit``."""
     dist = queue  # queue[2k] = cell, queue[2k + 1] = its distance
@@ -57,7 +75,7 @@ def _reachable(
         lo += 1
         for k in range(4 * c, 4 * c + 4):
             m = nbr[k]
-            if m < 0 or mark[m] == stamp or onpath[m] != 0 or freet[m] > t0 + d1:
+            if m < 0 or mark[m] == stamp or onpath[m] != 0 or freet[m] > t0 + d1 or t0 + d1 >= shut[m]:
                 continue
             mark[m] = stamp
             count += 1
@@ -71,14 +89,17 @@ def _reachable(
 
 @numba.njit(cache=True)  # without nogil: it reads the clock in object mode
 def alone_moves(  # pragma: no cover - jitted
-    st: I32, lay: I32, nbr: I32, me: int, first: int, need: int, cap: int, work: I32, until: float
+    st: I32, lay: I32, nbr: I32, me: int, first: int, need: int, cap: int, work: I32, until: float, shut: I32
 ) -> int:
     """Whether snake ``me`` alone can make ``need`` moves, the first in direction ``first``.
 
     Returns 1 (a walk exists), 0 (none does: the snake dies within ``need`` steps
     whatever it does, if no other snake's head is in its way) or -1 (undecided after
     ``cap`` nodes or at ``until``, a ``time.perf_counter()`` reading: ``1e308`` never).
-    ``work`` is scratch of :func:`work_size` ints. Call it inside
+    ``work`` is scratch of :func:`work_size` ints. ``shut[c]`` is the step from which
+    cell ``c`` may not be entered: :data:`SHUT_NEVER` everywhere asks the lone-snake
+    question; :func:`opponent_reach`'s table asks for a walk that also keeps ahead of
+    every other head (a 0 then proves nothing). Call it inside
     :func:`.voronoi.interruptible`.
     """
     size = lay[L_SIZE]
@@ -104,7 +125,7 @@ def alone_moves(  # pragma: no cover - jitted
     _body_free_times(st, lay, freet)
     h = head_of(st, lay, me)
     c1 = nbr[4 * h + first]
-    if c1 < 0 or freet[c1] > 1:
+    if c1 < 0 or freet[c1] > 1 or shut[c1] <= 1:
         return 0
     a0 = lay[L_APPLE]
     ate = False
@@ -139,17 +160,17 @@ def alone_moves(  # pragma: no cover - jitted
             t = sp + 1  # the step at which the next cell is entered
             n = 0
             stamp += 1
-            if _reachable(c, sp, need - sp, nbr, freet, onpath, mark, stamp, queue) < need - sp:
+            if _reachable(c, sp, need - sp, nbr, freet, shut, onpath, mark, stamp, queue) < need - sp:
                 ncand[sp] = 0  # too few cells left in time: no walk from here
             else:
                 for k in range(4 * c, 4 * c + 4):
                     m = nbr[k]
-                    if m < 0 or onpath[m] != 0 or freet[m] > t:
+                    if m < 0 or onpath[m] != 0 or freet[m] > t or t >= shut[m]:
                         continue
                     deg = 0
                     for q in range(4 * m, 4 * m + 4):
                         o = nbr[q]
-                        if o >= 0 and o != c and onpath[o] == 0 and freet[o] <= t + 1:
+                        if o >= 0 and o != c and onpath[o] == 0 and freet[o] <= t + 1 and t + 1 < shut[o]:
                             deg += 1
                     j = n
                     while j > 0 and degs[j - 1] > deg:  # insertion sort: stable, 4 entries at most
@@ -183,4 +204,51 @@ def alone_moves(  # pragma: no cover - jitted
     return result
 
 
-__all__ = ["ZOMBIE_FREE", "alone_moves", "work_size"]
+@_jit
+def opponent_reach(  # pragma: no cover - jitted
+    st: I32, lay: I32, nbr: I32, me: int, ahead: int, work: I32, shut: I32
+) -> None:
+    """Set ``shut[c]`` to the fewest steps in which another snake's or a zombie's head reaches ``c``.
+
+    Each head races alone (bodies free as their tails pass, as in :func:`alone_moves`);
+    a cell none reaches within ``ahead`` steps gets :data:`SHUT_NEVER`. Given to
+    :func:`alone_moves`, it keeps a walk strictly ahead of every other head for the
+    first ``ahead`` steps: a walk out of a pocket whose mouth another head can close
+    first is no walk. ``work`` is scratch of ``3 * size`` ints.
+    """
+    size = lay[L_SIZE]
+    freet = work[0:size]
+    dist = work[size : 2 * size]
+    queue = work[2 * size : 3 * size]
+    occ0 = lay[L_OCC]
+    for c in range(size):
+        v = st[occ0 + c]
+        freet[c] = 0 if v == 0 else (ZOMBIE_FREE if v <= -2 else SHUT_NEVER)
+        shut[c] = SHUT_NEVER
+    _body_free_times(st, lay, freet)
+    n = lay[L_N]
+    for i in range(n + lay[L_NZ]):
+        if i == me or (i < n and st[lay[L_SNK] + NF * i + F_ALIVE] == 0):
+            continue
+        h = head_of(st, lay, i) if i < n else zombie_head(st, lay, i - n)
+        for c in range(size):
+            dist[c] = -1
+        dist[h] = 0
+        queue[0] = h
+        lo, hi = 0, 1
+        while lo < hi:
+            c = queue[lo]
+            lo += 1
+            d1 = dist[c] + 1
+            if d1 > ahead:
+                break
+            for k in range(4 * c, 4 * c + 4):
+                m = nbr[k]
+                if m >= 0 and dist[m] < 0 and freet[m] <= d1:
+                    dist[m] = d1
+                    queue[hi] = m
+                    hi += 1
+                    shut[m] = min(shut[m], d1)
+
+
+__all__ = ["SHUT_NEVER", "ZOMBIE_FREE", "alone_moves", "opponent_reach", "work_size"]
