@@ -19,6 +19,12 @@ meets its own new tail) is a death. The search is Warnsdorff-ordered (the neighb
 with the fewest onward moves first, which finds a walk at once in open space) and
 pruned by a count of the cells still reachable in time; it gives up after ``cap``
 nodes.
+
+Other heads move, though: a walk out of a pocket between bodies can pass a mouth that
+another snake or a zombie closes first, and at the contest's budget that was how most
+proved-open moves still ended in a self-collision. :func:`opponent_reach` gives the
+proof the steps at which other heads could first stand on each cell, so it can ask for
+a walk that keeps strictly ahead of them for the first few steps.
 """
 
 from __future__ import annotations
