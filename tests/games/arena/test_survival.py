@@ -160,7 +160,7 @@ def test_the_champion_keeps_ahead_of_the_other_heads_when_asked():
         f"num_zombies=0,num_apples=0,starting_length={c.starting_length})"
     ).info
     st, lay, nbr = _encoded(s)
-    plain, ahead = ChampionAgent(doom_ahead=0), ChampionAgent()
+    plain, ahead = ChampionAgent(), ChampionAgent(doom_ahead=8)
     plain.reset(info, 0, 1)
     ahead.reset(info, 0, 1)
     assert plain._settle([RIGHT, DOWN, LEFT], st, lay, nbr, 1.0e308) == RIGHT

@@ -83,12 +83,10 @@ deepening within the budget, zombies exact, one compiled kernel (:func:`.voronoi
   death. At 10 ms, with shorter snakes, it changes about one move in a thousand.
   The proof leaves other heads out, so a walk it finds can be closed by them: in six
   of eleven deaths traced at the contest's budget a walk existed one step and none the
-  next. So the proof first asks for a walk that keeps strictly ahead of every other
-  snake's and zombie's head for its first ``doom_ahead`` (8) steps
-  (:func:`.survival.opponent_reach`); the best-ranked move with one is played, else
-  the best not proved doomed. Replayed from 40 steps before those deaths, the champion
-  died in 10 of 22 replays where it had died in 20, and it won 5 and 5 of two 10-game
-  checks at the contest's budget; at 10 ms it changes about four moves in 1,200;
+  next. ``doom_ahead`` (off by default) first asks for a walk that keeps strictly
+  ahead of every other snake's head for that many steps
+  (:func:`.survival.opponent_reach`) and plays the best-ranked move with one;
+  screened in ``research/arena/champion.md`` (fifteenth round);
 * **all of its budget** (``time_fraction``, 0.8 instead of the references' 0.4;
   ``partial``, ``killers``): the references stop before a depth their measured
   branching says will not finish, which left a third of the champion's planned time
@@ -246,7 +244,7 @@ class ChampionAgent(VoronoiAgent):
         doom_ahead: With ``doom``, first play the best-ranked move with a walk of a
             body's length that keeps strictly ahead of every other head for this many
             steps (:func:`.survival.opponent_reach`), and only when none has one the
-            first not proved doomed; 0: none is asked for.
+            first not proved doomed; 0 (the default): none is asked for.
         partial: Search on to the deadline and keep what the cut-off depth decided (1),
             or stop, as the references do, before a depth that will not finish (0).
         killers: Try each ply's killer moves first (1; see :func:`.voronoi._ab`), or
@@ -275,7 +273,7 @@ class ChampionAgent(VoronoiAgent):
         claim: int = 1,
         rival: float = 2.0,
         doom: int = 5000,
-        doom_ahead: int = 8,
+        doom_ahead: int = 0,
         spawn: float = 15.0,
         spawn_paths: int = 8,
         partial: int = 1,
