@@ -141,6 +141,16 @@ def test_opponent_reach_is_the_other_heads_race_within_the_steps_ahead():
     assert (_shut(s, 0) == SHUT_NEVER).all()
 
 
+def test_zombies_are_left_out_of_the_other_heads_race():
+    # The search plays a zombie's fixed chase exactly; raced as a head that can go
+    # anywhere it would shut the way out from a snake it runs alongside.
+    s = board(MOUTH.replace("............", "zzzzZ......."), snakes=2, zombies=1)
+    g = s.grid
+    shut = _shut(s, 8)
+    assert shut[g.index(5, 4)] == SHUT_NEVER  # next to the zombie's head
+    assert shut[g.index(7, 1)] == 1  # the snake's head still counts
+
+
 def test_a_walk_out_through_a_mouth_another_head_reaches_first_is_no_walk_ahead():
     s = board(MOUTH, snakes=2)
     st, lay, nbr = _encoded(s)

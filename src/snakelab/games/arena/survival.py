@@ -218,11 +218,11 @@ def opponent_reach(  # pragma: no cover - jitted
     a cell none reaches within ``ahead`` steps gets :data:`SHUT_NEVER`. Given to
     :func:`alone_moves`, it keeps a walk strictly ahead of every other snake's head for
     the first ``ahead`` steps: a walk out of a pocket whose mouth another snake can
-    close first is no walk. Zombies are left out: their moves are fixed, the search
-    plays them exactly, and a zombie raced as if it could go anywhere shut the way out
-    from under a zombie that was herding the snake along a wall (at 10 ms a move the
-    champion then died three times as often).
-    ``work`` is scratch of ``3 * size`` ints.
+    close first is no walk. Zombies are left out: their moves are fixed and the search
+    plays them exactly, while a zombie raced as if it could go anywhere shuts every
+    way across its front, so a snake it runs alongside up a wall is steered on into
+    the corner (with zombies raced, the champion died three times as often at 10 ms a
+    move). ``work`` is scratch of ``3 * size`` ints.
     """
     size = lay[L_SIZE]
     freet = work[0:size]
