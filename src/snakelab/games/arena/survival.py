@@ -64,6 +64,20 @@ def work_size(size: int, need: int) -> int:
 
 
 @_jit
+def _walk_free_times(st: I32, lay: I32, freet: I32) -> None:  # pragma: no cover - jitted
+    """Set ``freet`` to the step from which a walk may enter each cell.
+
+    A free cell from step 0, a body cell once its tail has passed, a zombie's cell after
+    :data:`ZOMBIE_FREE` steps, an obstacle never.
+    """
+    occ0 = lay[L_OCC]
+    for c in range(lay[L_SIZE]):
+        v = st[occ0 + c]
+        freet[c] = 0 if v == 0 else (ZOMBIE_FREE if v <= -2 else SHUT_NEVER)
+    _body_free_times(st, lay, freet)
+
+
+@_jit
 def _reachable(
     start: int, t0: int, limit: int, nbr: I32, freet: I32, shut: I32, onpath: I32, mark: I32, stamp: int, queue: I32
 ) -> int:  # pragma: no cover - jitted
@@ -120,13 +134,9 @@ def alone_moves(  # pragma: no cover - jitted
     ncand = rest[2 * (need + 2) : 3 * (need + 2)]
     cand = rest[3 * (need + 2) : 7 * (need + 2)]
     occ0 = lay[L_OCC]
-    big = 1 << 20
-    for c in range(size):
-        v = st[occ0 + c]
-        freet[c] = 0 if v == 0 else (ZOMBIE_FREE if v <= -2 else big)
-        onpath[c] = 0
-        mark[c] = 0
-    _body_free_times(st, lay, freet)
+    _walk_free_times(st, lay, freet)
+    onpath[:] = 0
+    mark[:] = 0
     h = head_of(st, lay, me)
     c1 = nbr[4 * h + first]
     if c1 < 0 or freet[c1] > 1 or shut[c1] <= 1:
@@ -228,12 +238,8 @@ def opponent_reach(  # pragma: no cover - jitted
     freet = work[0:size]
     dist = work[size : 2 * size]
     queue = work[2 * size : 3 * size]
-    occ0 = lay[L_OCC]
-    for c in range(size):
-        v = st[occ0 + c]
-        freet[c] = 0 if v == 0 else (ZOMBIE_FREE if v <= -2 else SHUT_NEVER)
-        shut[c] = SHUT_NEVER
-    _body_free_times(st, lay, freet)
+    _walk_free_times(st, lay, freet)
+    shut[:] = SHUT_NEVER
     for i in range(lay[L_N]):
         if i == me or st[lay[L_SNK] + NF * i + F_ALIVE] == 0:
             continue
