@@ -119,10 +119,10 @@ aaaaa0...###
 """
 
 
-def _shut(s, ahead):
+def _shut(s, ahead, zombies=0):
     st, lay, nbr = _encoded(s)
     shut = _never(lay)
-    opponent_reach(st, lay, nbr, 0, ahead, np.zeros(3 * lay[sim.L_SIZE], np.int32), shut)
+    opponent_reach(st, lay, nbr, 0, ahead, np.zeros(3 * lay[sim.L_SIZE], np.int32), shut, zombies)
     return shut
 
 
@@ -141,14 +141,18 @@ def test_opponent_reach_is_the_other_heads_race_within_the_steps_ahead():
     assert (_shut(s, 0) == SHUT_NEVER).all()
 
 
-def test_zombies_are_left_out_of_the_other_heads_race():
+def test_zombies_race_only_when_asked():
     # The search plays a zombie's fixed chase exactly; raced as a head that can go
-    # anywhere it would shut the way out from a snake it runs alongside.
+    # anywhere it would shut the way out from a short snake it runs alongside.
     s = board(MOUTH.replace("............", "zzzzZ......."), snakes=2, zombies=1)
     g = s.grid
     shut = _shut(s, 8)
     assert shut[g.index(5, 4)] == SHUT_NEVER  # next to the zombie's head
     assert shut[g.index(7, 1)] == 1  # the snake's head still counts
+    raced = _shut(s, 8, zombies=1)
+    assert raced[g.index(5, 4)] == 1
+    assert raced[g.index(7, 1)] == 1
+    assert raced[g.index(0, 4)] == SHUT_NEVER  # the zombie's own tail end, behind it
 
 
 def test_a_walk_out_through_a_mouth_another_head_reaches_first_is_no_walk_ahead():
@@ -170,8 +174,13 @@ def test_the_champion_keeps_ahead_of_the_other_heads_when_asked():
         f"num_zombies=0,num_apples=0,starting_length={c.starting_length})"
     ).info
     st, lay, nbr = _encoded(s)
+    need = len(s.bodies[0])
     plain, ahead = ChampionAgent(), ChampionAgent(doom_ahead=8)
-    plain.reset(info, 0, 1)
-    ahead.reset(info, 0, 1)
+    longer = ChampionAgent(doom_ahead=8, doom_ahead_len=need + 1)  # asks only of a longer snake
+    long_enough = ChampionAgent(doom_ahead=8, doom_ahead_len=need)
+    for agent in (plain, ahead, longer, long_enough):
+        agent.reset(info, 0, 1)
     assert plain._settle([RIGHT, DOWN, LEFT], st, lay, nbr, 1.0e308) == RIGHT
     assert ahead._settle([RIGHT, DOWN, LEFT], st, lay, nbr, 1.0e308) == DOWN
+    assert longer._settle([RIGHT, DOWN, LEFT], st, lay, nbr, 1.0e308) == RIGHT
+    assert long_enough._settle([RIGHT, DOWN, LEFT], st, lay, nbr, 1.0e308) == DOWN

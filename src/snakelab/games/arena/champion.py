@@ -245,6 +245,10 @@ class ChampionAgent(VoronoiAgent):
             body's length that keeps strictly ahead of every other head for this many
             steps (:func:`.survival.opponent_reach`), and only when none has one the
             first not proved doomed; 0 (the default): none is asked for.
+        doom_ahead_len: Ask for the walk ahead (``doom_ahead``) only while the snake,
+            growth included, is at least this long (0: at every length).
+        doom_zombies: Race the zombies' heads too in the walk ahead (1), or only the
+            other snakes' (0; see :func:`.survival.opponent_reach`).
         partial: Search on to the deadline and keep what the cut-off depth decided (1),
             or stop, as the references do, before a depth that will not finish (0).
         killers: Try each ply's killer moves first (1; see :func:`.voronoi._ab`), or
@@ -274,6 +278,8 @@ class ChampionAgent(VoronoiAgent):
         rival: float = 2.0,
         doom: int = 5000,
         doom_ahead: int = 0,
+        doom_ahead_len: int = 0,
+        doom_zombies: int = 0,
         spawn: float = 15.0,
         spawn_paths: int = 8,
         partial: int = 1,
@@ -301,6 +307,8 @@ class ChampionAgent(VoronoiAgent):
             ("rival", rival, rival >= 0.0),
             ("doom", doom, doom >= 0),
             ("doom_ahead", doom_ahead, doom_ahead >= 0),
+            ("doom_ahead_len", doom_ahead_len, doom_ahead_len >= 0),
+            ("doom_zombies", doom_zombies, doom_zombies in (0, 1)),
             ("spawn", spawn, spawn >= 0.0),
             ("spawn_paths", spawn_paths, 0 <= spawn_paths <= SPAWN_SAMPLES),
             ("partial", partial, partial in (0, 1)),
@@ -316,6 +324,7 @@ class ChampionAgent(VoronoiAgent):
                     "claim": "0 or 1",
                     "partial": "0 or 1",
                     "killers": "0 or 1",
+                    "doom_zombies": "0 or 1",
                     "spawn_paths": f"between 0 and {SPAWN_SAMPLES}",
                 }.get(key, "≥ 0")
                 raise ConfigError(f"arena.champion: {key} {value} must be {what}")
@@ -330,6 +339,8 @@ class ChampionAgent(VoronoiAgent):
         self.claim = claim
         self.doom = doom
         self.doom_ahead = doom_ahead
+        self.doom_ahead_len = doom_ahead_len
+        self.doom_zombies = doom_zombies
         self.spawn_paths = spawn_paths
         self.partial = bool(partial)
         self.last_doomed: list[int] = []
@@ -400,9 +411,9 @@ class ChampionAgent(VoronoiAgent):
         me = self.player
         f = lay[L_SNK] + NF * me
         need = min(int(root[f + F_LEN] + root[f + F_GROWTH]), self._size)
-        if self.doom_ahead:
+        if self.doom_ahead and need >= self.doom_ahead_len:
             with interruptible():
-                opponent_reach(root, lay, nbr, me, self.doom_ahead, self._doom_work, self._shut)
+                opponent_reach(root, lay, nbr, me, self.doom_ahead, self._doom_work, self._shut, self.doom_zombies)
             for d in order:
                 with interruptible():
                     ahead = alone_moves(root, lay, nbr, me, d, need, self.doom, self._doom_work, until, self._shut)

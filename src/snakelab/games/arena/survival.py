@@ -39,12 +39,14 @@ from snakelab.games.arena.sim import (
     L_GROWTH,
     L_N,
     L_NA,
+    L_NZ,
     L_OCC,
     L_SIZE,
     L_SNK,
     NF,
     _jit,
     head_of,
+    zombie_head,
 )
 from snakelab.games.arena.voronoi import _body_free_times, _race_alone, now
 
@@ -220,7 +222,7 @@ def alone_moves(  # pragma: no cover - jitted
 
 @_jit
 def opponent_reach(  # pragma: no cover - jitted
-    st: I32, lay: I32, nbr: I32, me: int, ahead: int, work: I32, shut: I32
+    st: I32, lay: I32, nbr: I32, me: int, ahead: int, work: I32, shut: I32, zombies: int
 ) -> None:
     """Set ``shut[c]`` to the fewest steps in which another snake's head reaches ``c``.
 
@@ -228,11 +230,14 @@ def opponent_reach(  # pragma: no cover - jitted
     a cell none reaches within ``ahead`` steps gets :data:`SHUT_NEVER`. Given to
     :func:`alone_moves`, it keeps a walk strictly ahead of every other snake's head for
     the first ``ahead`` steps: a walk out of a pocket whose mouth another snake can
-    close first is no walk. Zombies are left out: their moves are fixed and the search
-    plays them exactly, while a zombie raced as if it could go anywhere shuts every
-    way across its front, so a snake it runs alongside up a wall is steered on into
-    the corner (with zombies raced, the champion died almost four times as often at 10 ms a
-    move). ``work`` is scratch of ``3 * size`` ints.
+    close first is no walk. With ``zombies`` (1) the zombies' heads race too, as if
+    they could go anywhere. Their moves are fixed and the search plays them exactly,
+    but a pocket's mouth a zombie passes is as closed as one a snake passes. Raced this
+    way, a zombie that runs alongside a short snake up a wall shuts every way across
+    its front and steers it on into the corner (zombies raced at every length, the
+    champion died almost four times as often at 10 ms a move), which is why the champion
+    asks for them only when it is long (``doom_ahead_len``). ``work`` is scratch of
+    ``3 * size`` ints.
     """
     size = lay[L_SIZE]
     freet = work[0:size]
@@ -240,10 +245,12 @@ def opponent_reach(  # pragma: no cover - jitted
     queue = work[2 * size : 3 * size]
     _walk_free_times(st, lay, freet)
     shut[:] = SHUT_NEVER
-    for i in range(lay[L_N]):
-        if i == me or st[lay[L_SNK] + NF * i + F_ALIVE] == 0:
+    n = lay[L_N]
+    for i in range(n + (lay[L_NZ] if zombies else 0)):
+        if i == me or (i < n and st[lay[L_SNK] + NF * i + F_ALIVE] == 0):
             continue
-        _race_alone(nbr, head_of(st, lay, i), dist, freet, queue)
+        h = head_of(st, lay, i) if i < n else zombie_head(st, lay, i - n)
+        _race_alone(nbr, h, dist, freet, queue)
         for c in range(size):
             if 0 < dist[c] <= ahead:
                 shut[c] = min(shut[c], dist[c])
