@@ -175,9 +175,10 @@ def test_the_champion_keeps_ahead_of_the_other_heads_when_asked():
     ).info
     st, lay, nbr = _encoded(s)
     need = len(s.bodies[0])
-    plain, ahead = ChampionAgent(), ChampionAgent(doom_ahead=8)
+    plain, ahead = ChampionAgent(doom_ahead=0), ChampionAgent(doom_ahead=8, doom_ahead_len=0)
     longer = ChampionAgent(doom_ahead=8, doom_ahead_len=need + 1)  # asks only of a longer snake
     long_enough = ChampionAgent(doom_ahead=8, doom_ahead_len=need)
+    assert need < ChampionAgent().doom_ahead_len  # by default, too short to be asked
     for agent in (plain, ahead, longer, long_enough):
         agent.reset(info, 0, 1)
     assert plain._settle([RIGHT, DOWN, LEFT], st, lay, nbr, 1.0e308) == RIGHT
