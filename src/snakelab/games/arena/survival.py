@@ -21,10 +21,11 @@ pruned by a count of the cells still reachable in time; it gives up after ``cap`
 nodes.
 
 Other heads move, though: a walk out of a pocket between bodies can pass a mouth that
-another snake closes first, and at the contest's budget that was how most proved-open
-moves still ended in a self-collision. :func:`opponent_reach` gives the proof the steps
-at which other snakes' heads could first stand on each cell, so it can ask for a walk
-that keeps strictly ahead of them for the first few steps.
+another snake or a zombie closes first, and at the contest's budget that was how most
+proved-open moves still ended in a self-collision. :func:`opponent_reach` gives the
+proof the steps at which other heads (the other snakes', and the zombies' when asked)
+could first stand on each cell, so it can ask for a walk that keeps strictly ahead of
+them for the first few steps.
 """
 
 from __future__ import annotations
