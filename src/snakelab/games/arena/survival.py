@@ -225,7 +225,7 @@ def alone_moves(  # pragma: no cover - jitted
 def opponent_reach(  # pragma: no cover - jitted
     st: I32, lay: I32, nbr: I32, me: int, ahead: int, work: I32, shut: I32, zombies: int
 ) -> None:
-    """Set ``shut[c]`` to the fewest steps in which another snake's head reaches ``c``.
+    """Set ``shut[c]`` to the fewest steps in which another snake's (or, asked, a zombie's) head reaches ``c``.
 
     Each head races alone (bodies free as their tails pass, as in :func:`alone_moves`);
     a cell none reaches within ``ahead`` steps gets :data:`SHUT_NEVER`. Given to
