@@ -251,9 +251,9 @@ def opponent_reach(  # pragma: no cover - jitted
         if i == me or (i < n and st[lay[L_SNK] + NF * i + F_ALIVE] == 0):
             continue
         h = head_of(st, lay, i) if i < n else zombie_head(st, lay, i - n)
-        _race_alone(nbr, h, dist, freet, queue)
+        _race_alone(nbr, h, dist, freet, queue, ahead)  # cells further off are not shut
         for c in range(size):
-            if 0 < dist[c] <= ahead:
+            if dist[c] > 0:
                 shut[c] = min(shut[c], dist[c])
 
 

@@ -290,10 +290,13 @@ def _free_times(st: I32, lay: I32, freet: I32) -> None:  # pragma: no cover - ji
 
 
 @_jit
-def _race_alone(nbr: I32, h: int, dist: I32, freet: I32, queue: I32) -> None:  # pragma: no cover - jitted
+def _race_alone(
+    nbr: I32, h: int, dist: I32, freet: I32, queue: I32, limit: int = 1 << 30
+) -> None:  # pragma: no cover - jitted
     """Set ``dist`` to the steps from ``h`` to every cell, alone on the board (-1: unreached).
 
     A cell can be entered from step ``freet[cell]`` on (a body cell once its tail has passed).
+    The race stops after ``limit`` steps: cells further away stay unreached.
     """
     for c in range(dist.shape[0]):
         dist[c] = -1
@@ -304,6 +307,8 @@ def _race_alone(nbr: I32, h: int, dist: I32, freet: I32, queue: I32) -> None:  #
         c = queue[lo]
         lo += 1
         d1 = dist[c] + 1
+        if d1 > limit:
+            break
         for k in range(4 * c, 4 * c + 4):
             m = nbr[k]
             if m >= 0 and dist[m] < 0 and freet[m] <= d1:
