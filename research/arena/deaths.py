@@ -12,10 +12,13 @@ champion's contact model) to a pickle, so a replay starts where the game stood:
 ``--reps`` times for ``--steps`` steps, and says when it died and how (``--show`` draws
 the boards of the last steps before each death); ``doomed`` says, for each saved
 position, which first moves :func:`snakelab.games.arena.survival.alone_moves` proves
-doomed for the snake alone:
+doomed for the snake alone; ``trace`` replays one position and prints, step by step,
+which first moves have a walk alone and a walk ahead of the other heads, and the move
+played:
 
     python research/arena/deaths.py replay arena.champion deaths_s6.pkl --reps 2 --steps 45 --budget-ms 50
     python research/arena/deaths.py doomed deaths_s6.pkl
+    python research/arena/deaths.py trace arena.champion deaths_s6.pkl 3 --steps 45
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from snakelab.core.game import Budget
 from snakelab.core.registry import make, make_agent
 from snakelab.games.arena import sim
 from snakelab.games.arena.render import to_text
-from snakelab.games.arena.survival import SHUT_NEVER, alone_moves, work_size
+from snakelab.games.arena.survival import SHUT_NEVER, alone_moves, opponent_reach, work_size
 from snakelab.harness import match_seeds
 from snakelab.harness.match import Match, play
 
@@ -125,6 +128,64 @@ def replay(args: argparse.Namespace) -> None:
     print(f"{args.agent}: died in {died_in} of {len(recs) * args.reps} replays")
 
 
+def _walks(s: Any, me: int, ahead: int, zombies: int, cap: int) -> tuple[list[int], list[int]]:
+    """Per first move, the lone proof's answer and the walk-ahead's (1 walk, 0 none, -1 undecided)."""
+    lay = sim.layout(s, cap=max(len(b) for b in s.bodies) + 64)
+    st = sim.encode(s, lay, None)
+    size = int(lay[sim.L_SIZE])
+    need = min(len(s.bodies[me]) + s.growth[me], size)
+    work = np.zeros(work_size(size, size), np.int32)
+    never = np.full(size, SHUT_NEVER, np.int32)
+    shut = np.full(size, SHUT_NEVER, np.int32)
+    nbr = sim.grid_nbr(s)
+    alone = [int(alone_moves(st, lay, nbr, me, d, need, cap, work, 1.0e308, never)) for d in range(4)]
+    opponent_reach(st, lay, nbr, me, ahead, work, shut, zombies)
+    walk = [int(alone_moves(st, lay, nbr, me, d, need, cap, work, 1.0e308, shut)) for d in range(4)]
+    return alone, walk
+
+
+def trace(args: argparse.Namespace) -> None:
+    """Replay one saved position; print each step's lone and walk-ahead answers and the move played."""
+    rec = _load(args.file)[args.index]
+    me = rec["me"]
+    names = list(rec["names"])
+    names[me] = args.agent
+    agents = [make_agent(n) for n in names]
+    st = rec["state"].clone()
+    m = Match(make(args.game), agents, rec["seed"], agent_names=names,
+              budget=Budget(time_s=args.budget_ms / 1000), state=st)  # fmt: skip
+    m.start()
+    for a, (g, c) in zip(agents, rec["trackers"], strict=True):
+        if g is not None:
+            a._growth = copy.deepcopy(g)
+        if c is not None and hasattr(a, "_contact"):
+            a._contact = copy.deepcopy(c)
+    d0 = st.deaths[me]
+    nbr = sim.grid_nbr(st)
+    states = []
+    for _ in range(args.steps):
+        if m.over:
+            break
+        s = m.state
+        h = s.bodies[me][-1]
+        alone, walk = _walks(s, me, args.ahead, args.zombies, args.cap)
+        board = to_text(s)
+        states.append(s.clone())
+        m.step()
+        h2 = m.state.bodies[me][-1] if m.state.bodies[me] else -1
+        played = next((d for d in range(4) if nbr[4 * h + d] == h2), -1)
+        print(f"step {s.steps} len {len(s.bodies[me])}+{s.growth[me]} alone {alone} ahead {walk} played {played}")
+        if args.show and (max(walk) < 1 or m.state.deaths[me] > d0):
+            print(board)
+        if m.state.deaths[me] > d0:
+            print("died")
+            break
+    m.close()
+    if args.dump:
+        with open(args.dump, "wb") as f:
+            pickle.dump(states, f)
+
+
 def doomed(args: argparse.Namespace) -> None:
     """For each saved position, the first moves the lone-snake proof finds doomed (0), open (1) or undecided (-1)."""
     for f in args.files:
@@ -143,7 +204,7 @@ def doomed(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    """Parse the command line and run one of the three commands."""
+    """Parse the command line and run one of the four commands."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     c = sub.add_parser("collect")
@@ -164,8 +225,20 @@ def main() -> None:
     r.add_argument("--show", action="store_true")
     d = sub.add_parser("doomed")
     d.add_argument("files", nargs="+")
+    t = sub.add_parser("trace")
+    t.add_argument("agent")
+    t.add_argument("file")
+    t.add_argument("index", type=int)
+    t.add_argument("--steps", type=int, default=45)
+    t.add_argument("--budget-ms", type=float, default=50.0)
+    t.add_argument("--game", default="arena(duration=150)")
+    t.add_argument("--ahead", type=int, default=8)
+    t.add_argument("--zombies", type=int, default=1)
+    t.add_argument("--cap", type=int, default=5000)
+    t.add_argument("--show", action="store_true")
+    t.add_argument("--dump", help="save the positions replayed to this pickle")
     args = ap.parse_args()
-    {"collect": collect, "replay": replay, "doomed": doomed}[args.cmd](args)
+    {"collect": collect, "replay": replay, "doomed": doomed, "trace": trace}[args.cmd](args)
 
 
 if __name__ == "__main__":
