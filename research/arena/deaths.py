@@ -166,17 +166,17 @@ def trace(args: argparse.Namespace) -> None:
     for _ in range(args.steps):
         if m.over:
             break
-        s = m.state
+        s = m.state.clone()  # the match steps its state in place
         h = s.bodies[me][-1]
         alone, walk = _walks(s, me, args.ahead, args.zombies, args.cap)
         board = to_text(s)
-        states.append(s.clone())
+        states.append(s)
         m.step()
         h2 = m.state.bodies[me][-1] if m.state.bodies[me] else -1
-        played = next((d for d in range(4) if nbr[4 * h + d] == h2), -1)
+        played = next((d for d in range(4) if nbr[4 * h + d] == h2), -1)  # -1: it died
         print(f"step {s.steps} len {len(s.bodies[me])}+{s.growth[me]} alone {alone} ahead {walk} played {played}")
         if args.show and (max(walk) < 1 or m.state.deaths[me] > d0):
-            print(board)
+            print(board)  # the position the line above is about
         if m.state.deaths[me] > d0:
             print("died")
             break
