@@ -85,6 +85,21 @@ def collect(args: argparse.Namespace) -> None:
         print(f"game {k}: seat {me} winner {r.outcome.winner} longest {d['longest']} deaths {d['deaths']}", flush=True)
 
 
+def _restart(rec: dict[str, Any], agent: str, game: Any, seed: int, budget_ms: float) -> Match:
+    """A started match from a saved position, ``agent`` in the dead agent's seat, trackers restored."""
+    names = list(rec["names"])
+    names[rec["me"]] = agent
+    agents = [make_agent(n) for n in names]
+    m = Match(game, agents, seed, agent_names=names, budget=Budget(time_s=budget_ms / 1000), state=rec["state"].clone())
+    m.start()
+    for a, (g, c) in zip(agents, rec["trackers"], strict=True):
+        if g is not None:
+            a._growth = copy.deepcopy(g)
+        if c is not None and hasattr(a, "_contact"):
+            a._contact = copy.deepcopy(c)
+    return m
+
+
 def replay(args: argparse.Namespace) -> None:
     """Play every saved position again with ``args.agent`` in the dead agent's seat."""
     recs = [r for f in args.files for r in _load(f)]
@@ -94,19 +109,8 @@ def replay(args: argparse.Namespace) -> None:
         game = make(args.game)
         when = []
         for rep in range(args.reps):
-            names = list(rec["names"])
-            names[me] = args.agent
-            agents = [make_agent(n) for n in names]
-            st = rec["state"].clone()
-            m = Match(game, agents, rec["seed"] + 1000 * rep, agent_names=names,
-                      budget=Budget(time_s=args.budget_ms / 1000), state=st)  # fmt: skip
-            m.start()
-            for a, (g, c) in zip(agents, rec["trackers"], strict=True):
-                if g is not None:
-                    a._growth = copy.deepcopy(g)
-                if c is not None and hasattr(a, "_contact"):
-                    a._contact = copy.deepcopy(c)
-            d0, died = st.deaths[me], 0
+            m = _restart(rec, args.agent, game, rec["seed"] + 1000 * rep, args.budget_ms)
+            d0, died = m.state.deaths[me], 0
             boards: deque[str] = deque(maxlen=12)
             for k in range(args.steps):
                 if m.over:
@@ -128,47 +132,40 @@ def replay(args: argparse.Namespace) -> None:
     print(f"{args.agent}: died in {died_in} of {len(recs) * args.reps} replays")
 
 
-def _walks(s: Any, me: int, ahead: int, zombies: int, cap: int) -> tuple[list[int], list[int]]:
-    """Per first move, the lone proof's answer and the walk-ahead's (1 walk, 0 none, -1 undecided)."""
+def _walks(s: Any, me: int, cap: int, ahead: int = 0, zombies: int = 0) -> tuple[int, list[int], list[int]]:
+    """The walk's length, and per first move the lone proof's answer and, with ``ahead``, the walk-ahead's.
+
+    Answers are 1 (a walk), 0 (none) or -1 (undecided after ``cap`` nodes); without
+    ``ahead`` the second list is empty.
+    """
     lay = sim.layout(s, cap=max(len(b) for b in s.bodies) + 64)
     st = sim.encode(s, lay, None)
     size = int(lay[sim.L_SIZE])
     need = min(len(s.bodies[me]) + s.growth[me], size)
     work = np.zeros(work_size(size, size), np.int32)
-    never = np.full(size, SHUT_NEVER, np.int32)
     shut = np.full(size, SHUT_NEVER, np.int32)
     nbr = sim.grid_nbr(s)
-    alone = [int(alone_moves(st, lay, nbr, me, d, need, cap, work, 1.0e308, never)) for d in range(4)]
+    alone = [int(alone_moves(st, lay, nbr, me, d, need, cap, work, 1.0e308, shut)) for d in range(4)]
+    if not ahead:
+        return need, alone, []
     opponent_reach(st, lay, nbr, me, ahead, work, shut, zombies)
-    walk = [int(alone_moves(st, lay, nbr, me, d, need, cap, work, 1.0e308, shut)) for d in range(4)]
-    return alone, walk
+    return need, alone, [int(alone_moves(st, lay, nbr, me, d, need, cap, work, 1.0e308, shut)) for d in range(4)]
 
 
 def trace(args: argparse.Namespace) -> None:
     """Replay one saved position; print each step's lone and walk-ahead answers and the move played."""
     rec = _load(args.file)[args.index]
     me = rec["me"]
-    names = list(rec["names"])
-    names[me] = args.agent
-    agents = [make_agent(n) for n in names]
-    st = rec["state"].clone()
-    m = Match(make(args.game), agents, rec["seed"], agent_names=names,
-              budget=Budget(time_s=args.budget_ms / 1000), state=st)  # fmt: skip
-    m.start()
-    for a, (g, c) in zip(agents, rec["trackers"], strict=True):
-        if g is not None:
-            a._growth = copy.deepcopy(g)
-        if c is not None and hasattr(a, "_contact"):
-            a._contact = copy.deepcopy(c)
-    d0 = st.deaths[me]
-    nbr = sim.grid_nbr(st)
+    m = _restart(rec, args.agent, make(args.game), rec["seed"], args.budget_ms)
+    d0 = m.state.deaths[me]
+    nbr = sim.grid_nbr(m.state)
     states = []
     for _ in range(args.steps):
         if m.over:
             break
         s = m.state.clone()  # the match steps its state in place
         h = s.bodies[me][-1]
-        alone, walk = _walks(s, me, args.ahead, args.zombies, args.cap)
+        _, alone, walk = _walks(s, me, args.cap, args.ahead, args.zombies)
         board = to_text(s)
         states.append(s)
         m.step()
@@ -193,13 +190,7 @@ def doomed(args: argparse.Namespace) -> None:
             s, me = rec["state"], rec["me"]
             if not s.alive[me]:
                 continue
-            lay = sim.layout(s, cap=max(len(b) for b in s.bodies) + 64)
-            st = sim.encode(s, lay, None)
-            need = len(s.bodies[me]) + s.growth[me]
-            work = np.zeros(work_size(int(lay[sim.L_SIZE]), need), np.int32)
-            never = np.full(int(lay[sim.L_SIZE]), SHUT_NEVER, np.int32)
-            nbr = sim.grid_nbr(s)
-            res = [int(alone_moves(st, lay, nbr, me, d, need, 20_000, work, 1.0e308, never)) for d in range(4)]
+            need, res, _ = _walks(s, me, 20_000)
             print(f"{f} #{ri}: death at step {rec['death_step']}, {need} cells; up, down, left, right: {res}")
 
 
