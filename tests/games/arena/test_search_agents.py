@@ -219,7 +219,6 @@ def test_search_reaches_depth_with_a_node_budget():
         "arena.champion(doom_ahead=-1)",
         "arena.champion(doom_ahead_len=-1)",
         "arena.champion(doom_zombies=2)",
-        "arena.champion(doom_ahead_left=-1)",
     ],
 )
 def test_bad_options_are_one_line_errors(ref):

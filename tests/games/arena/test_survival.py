@@ -185,21 +185,3 @@ def test_the_champion_keeps_ahead_of_the_other_heads_when_asked():
     assert ahead._settle([RIGHT, DOWN, LEFT], st, lay, nbr, 1.0e308) == DOWN
     assert longer._settle([RIGHT, DOWN, LEFT], st, lay, nbr, 1.0e308) == RIGHT
     assert long_enough._settle([RIGHT, DOWN, LEFT], st, lay, nbr, 1.0e308) == DOWN
-
-
-def test_the_champion_keeps_ahead_at_any_length_while_many_steps_are_left():
-    s = board(MOUTH, snakes=2)
-    c = s.config
-    info = make(
-        f"arena(game_width={c.game_width},game_height={c.game_height},num_snakes=2,"
-        f"num_zombies=0,num_apples=0,starting_length={c.starting_length})"
-    ).info
-    st, lay, nbr = _encoded(s)
-    left = int(lay[sim.L_STEPS] - st[lay[sim.L_STEP]])
-    assert len(s.bodies[0]) < ChampionAgent().doom_ahead_len  # too short to be asked by its length
-    early = ChampionAgent(doom_ahead_left=left - 1)  # more steps left than that: asked
-    late = ChampionAgent(doom_ahead_left=left)  # not more: by length only
-    for agent in (early, late):
-        agent.reset(info, 0, 1)
-    assert early._settle([RIGHT, DOWN, LEFT], st, lay, nbr, 1.0e308) == DOWN
-    assert late._settle([RIGHT, DOWN, LEFT], st, lay, nbr, 1.0e308) == RIGHT

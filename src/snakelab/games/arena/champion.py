@@ -119,7 +119,7 @@ from snakelab.core.errors import ConfigError
 from snakelab.core.game import GameInfo
 from snakelab.games.arena.agents import greedy_move
 from snakelab.games.arena.rules import State
-from snakelab.games.arena.sim import F_GROWTH, F_LEN, L_SNK, L_STEP, L_STEPS, NF
+from snakelab.games.arena.sim import F_GROWTH, F_LEN, L_SNK, NF
 from snakelab.games.arena.survival import SHUT_NEVER, alone_moves, opponent_reach, work_size
 from snakelab.games.arena.voronoi import (
     SPAWN_SAMPLES,
@@ -254,8 +254,6 @@ class ChampionAgent(VoronoiAgent):
             growth included, is at least this long (100; 0: at every length).
         doom_zombies: Race the zombies' heads too in the walk ahead (1, the default),
             or only the other snakes' (0; see :func:`.survival.opponent_reach`).
-        doom_ahead_left: Also ask for the walk ahead at any length while more than this
-            many steps of the game are left (0: never by the steps left alone).
         partial: Search on to the deadline and keep what the cut-off depth decided (1),
             or stop, as the references do, before a depth that will not finish (0).
         killers: Try each ply's killer moves first (1; see :func:`.voronoi._ab`), or
@@ -287,7 +285,6 @@ class ChampionAgent(VoronoiAgent):
         doom_ahead: int = 8,
         doom_ahead_len: int = 100,
         doom_zombies: int = 1,
-        doom_ahead_left: int = 0,
         spawn: float = 15.0,
         spawn_paths: int = 8,
         partial: int = 1,
@@ -317,7 +314,6 @@ class ChampionAgent(VoronoiAgent):
             ("doom_ahead", doom_ahead, doom_ahead >= 0),
             ("doom_ahead_len", doom_ahead_len, doom_ahead_len >= 0),
             ("doom_zombies", doom_zombies, doom_zombies in (0, 1)),
-            ("doom_ahead_left", doom_ahead_left, doom_ahead_left >= 0),
             ("spawn", spawn, spawn >= 0.0),
             ("spawn_paths", spawn_paths, 0 <= spawn_paths <= SPAWN_SAMPLES),
             ("partial", partial, partial in (0, 1)),
@@ -350,7 +346,6 @@ class ChampionAgent(VoronoiAgent):
         self.doom_ahead = doom_ahead
         self.doom_ahead_len = doom_ahead_len
         self.doom_zombies = doom_zombies
-        self.doom_ahead_left = doom_ahead_left
         self.spawn_paths = spawn_paths
         self.partial = bool(partial)
         self.last_doomed: list[int] = []
@@ -421,9 +416,7 @@ class ChampionAgent(VoronoiAgent):
         me = self.player
         f = lay[L_SNK] + NF * me
         need = min(int(root[f + F_LEN] + root[f + F_GROWTH]), self._size)
-        left = int(lay[L_STEPS] - root[lay[L_STEP]])
-        early = self.doom_ahead_left > 0 and left > self.doom_ahead_left
-        if self.doom_ahead and (need >= self.doom_ahead_len or early):
+        if self.doom_ahead and need >= self.doom_ahead_len:
             with interruptible():
                 opponent_reach(root, lay, nbr, me, self.doom_ahead, self._doom_work, self._shut, self.doom_zombies)
             for d in order:
