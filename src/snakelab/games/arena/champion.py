@@ -87,9 +87,11 @@ deepening within the budget, zombies exact, one compiled kernel (:func:`.voronoi
   that keeps strictly ahead of every other head, zombies' included (``doom_zombies``),
   for ``doom_ahead`` (8) steps (:func:`.survival.opponent_reach`), and plays the
   best-ranked move with one. The replayed contest deaths then came back in 14 of 22
-  replays instead of 20. Asked at every length, it let a zombie racing alongside a
-  short snake on a wall herd it into the corner: at 10 ms that version died 0.30
-  times a game instead of 0.08. At 10 ms the champion reaches 100 cells in about a
+  replays instead of 20. Asked at every length, it costs wins at 10 ms: four such
+  versions won 73 of 188 against three ``voronoi`` where the champions asking never
+  or from 100 cells won 206 of 400; the 2 to 5 moves a game it changes there are next
+  to other heads, where the contested apples are (one of them also let a zombie
+  herd a short snake into a corner, dying 0.30 times a game). At 10 ms the champion reaches 100 cells in about a
   quarter of its games, late, and there it won 53 of 100 against three ``voronoi``
   dying 0.06 times a game (``research/arena/champion.md``, rounds 15 and 16);
 * **all of its budget** (``time_fraction``, 0.8 instead of the references' 0.4;
