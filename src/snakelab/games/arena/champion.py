@@ -256,6 +256,9 @@ class ChampionAgent(VoronoiAgent):
             growth included, is at least this long (100; 0: at every length).
         doom_zombies: Race the zombies' heads too in the walk ahead (1, the default),
             or only the other snakes' (0; see :func:`.survival.opponent_reach`).
+        doom_walk: The walks asked for are this many bodies' lengths long (1: a body's
+            length); when every move is proved doomed over that many, the first move
+            not proved doomed over one body's length is played.
         partial: Search on to the deadline and keep what the cut-off depth decided (1),
             or stop, as the references do, before a depth that will not finish (0).
         killers: Try each ply's killer moves first (1; see :func:`.voronoi._ab`), or
@@ -287,6 +290,7 @@ class ChampionAgent(VoronoiAgent):
         doom_ahead: int = 8,
         doom_ahead_len: int = 100,
         doom_zombies: int = 1,
+        doom_walk: float = 1.0,
         spawn: float = 15.0,
         spawn_paths: int = 8,
         partial: int = 1,
@@ -316,6 +320,7 @@ class ChampionAgent(VoronoiAgent):
             ("doom_ahead", doom_ahead, doom_ahead >= 0),
             ("doom_ahead_len", doom_ahead_len, doom_ahead_len >= 0),
             ("doom_zombies", doom_zombies, doom_zombies in (0, 1)),
+            ("doom_walk", doom_walk, doom_walk >= 1.0),
             ("spawn", spawn, spawn >= 0.0),
             ("spawn_paths", spawn_paths, 0 <= spawn_paths <= SPAWN_SAMPLES),
             ("partial", partial, partial in (0, 1)),
@@ -332,6 +337,7 @@ class ChampionAgent(VoronoiAgent):
                     "partial": "0 or 1",
                     "killers": "0 or 1",
                     "doom_zombies": "0 or 1",
+                    "doom_walk": "≥ 1",
                     "spawn_paths": f"between 0 and {SPAWN_SAMPLES}",
                 }.get(key, "≥ 0")
                 raise ConfigError(f"arena.champion: {key} {value} must be {what}")
@@ -348,6 +354,7 @@ class ChampionAgent(VoronoiAgent):
         self.doom_ahead = doom_ahead
         self.doom_ahead_len = doom_ahead_len
         self.doom_zombies = doom_zombies
+        self.doom_walk = doom_walk
         self.spawn_paths = spawn_paths
         self.partial = bool(partial)
         self.last_doomed: list[int] = []
@@ -417,22 +424,25 @@ class ChampionAgent(VoronoiAgent):
             return order[0]
         me = self.player
         f = lay[L_SNK] + NF * me
-        need = min(int(root[f + F_LEN] + root[f + F_GROWTH]), self._size)
+        body = int(root[f + F_LEN] + root[f + F_GROWTH])
+        need = min(body, self._size)
+        far = min(int(self.doom_walk * body), self._size)
         if self.doom_ahead and need >= self.doom_ahead_len:
             with interruptible():
                 opponent_reach(root, lay, nbr, me, self.doom_ahead, self._doom_work, self._shut, self.doom_zombies)
             for d in order:
                 with interruptible():
-                    ahead = alone_moves(root, lay, nbr, me, d, need, self.doom, self._doom_work, until, self._shut)
+                    ahead = alone_moves(root, lay, nbr, me, d, far, self.doom, self._doom_work, until, self._shut)
                 if ahead == 1:
                     return d
-        for d in order:
-            with interruptible():
-                doomed = alone_moves(root, lay, nbr, me, d, need, self.doom, self._doom_work, until, self._never) == 0
-            if not doomed:
-                return d
-            self.last_doomed.append(d)
-        self.last_doomed = []
+        for walk in (far, need) if far > need else (need,):
+            for d in order:
+                with interruptible():
+                    proof = alone_moves(root, lay, nbr, me, d, walk, self.doom, self._doom_work, until, self._never)
+                if proof != 0:
+                    return d
+                self.last_doomed.append(d)
+            self.last_doomed = []
         return order[0]
 
 
