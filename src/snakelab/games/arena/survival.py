@@ -1,4 +1,4 @@
-"""Can a snake, alone on the board, still make a body's length of moves? A depth-first proof.
+"""Can a snake, alone on the board, still make a body's length of moves (or two)? A depth-first proof.
 
 A long snake that coils in its own region can close itself in: its head ends up inside
 a ring of its own body, and it dies there 40 or more steps later, whatever it does.
@@ -10,15 +10,18 @@ steps away. At the contest's budget (3,000 steps, snakes of 100–200 cells) suc
 self-made traps were the costliest deaths.
 
 :func:`alone_moves` answers the question exactly for the snake alone: is there a
-self-avoiding walk of ``need`` moves starting with a given first move, where a body
-cell (any snake's) may be entered from the step its tail has passed it, the cells the
-walk lays stay occupied, obstacles never free up and a zombie's cells free up as the
-zombie moves on? Other heads are left out, so a walk it finds may not exist in play,
-but one it proves impossible (``need`` no longer than the body, so the walk never
-meets its own new tail) is a death. The search is Warnsdorff-ordered (the neighbour
-with the fewest onward moves first, which finds a walk at once in open space) and
-pruned by a count of the cells still reachable in time; it gives up after ``cap``
-nodes.
+walk of ``need`` moves starting with a given first move, where a body cell (any
+snake's) may be entered from the step its tail has passed it, the cells the walk lays
+are its own body, obstacles never free up and a zombie's cells free up as the zombie
+moves on? Other heads are left out, so a walk it finds may not exist in play,
+but one it proves impossible is a death within ``need`` steps. A walk may be longer
+than the body: a cell it lays frees again as the new tail passes, a body's length
+(growth included) after the head entered it. A walk of one body's length can end
+with the head walled in by the coil it laid (the old body has gone, the new one
+closes the pocket); asking for two bodies' lengths asks for a way out of that coil
+too. The search is Warnsdorff-ordered (the neighbour with the fewest onward moves
+first, which finds a walk at once in open space) and pruned by a count of the cells
+still reachable in time; it gives up after ``cap`` nodes.
 
 Other heads move, though: a walk out of a pocket between bodies can pass a mouth that
 another snake or a zombie closes first, and at the contest's budget that was how most
