@@ -144,6 +144,24 @@ def test_the_champion_passes_over_a_doomed_move():
     assert off._settle([LEFT, UP, DOWN], st, lay, nbr, 1.0e308) == LEFT
 
 
+def test_no_walk_need_outlast_the_game():
+    s = board(POCKET, snakes=2)
+    agent = ChampionAgent(doom_walk=2.0)
+    c = s.config
+    info = make(
+        f"arena(game_width={c.game_width},game_height={c.game_height},num_snakes=2,"
+        f"num_zombies=0,num_apples=0,starting_length={c.starting_length})"
+    ).info
+    agent.reset(info, 0, 1)
+    s.steps = c.steps - 1  # one step left: the dead end one cell deep is room enough
+    st, lay, nbr = _encoded(s)
+    assert agent._settle([LEFT, UP, DOWN], st, lay, nbr, 1.0e308) == LEFT
+    assert agent.last_doomed == []
+    s.steps = c.steps - 2
+    st, lay, nbr = _encoded(s)
+    assert agent._settle([LEFT, UP, DOWN], st, lay, nbr, 1.0e308) == UP
+
+
 def test_a_proof_still_running_at_its_deadline_is_undecided():
     s = board("\n".join(["." * 12] * 10 + ["0a........1b"]), snakes=2)
     st, lay, nbr = _encoded(s)

@@ -121,7 +121,7 @@ from snakelab.core.errors import ConfigError
 from snakelab.core.game import GameInfo
 from snakelab.games.arena.agents import greedy_move
 from snakelab.games.arena.rules import State
-from snakelab.games.arena.sim import F_GROWTH, F_LEN, L_SNK, NF
+from snakelab.games.arena.sim import F_GROWTH, F_LEN, L_SNK, L_STEP, L_STEPS, NF
 from snakelab.games.arena.survival import SHUT_NEVER, alone_moves, opponent_reach, work_size
 from snakelab.games.arena.voronoi import (
     SPAWN_SAMPLES,
@@ -257,8 +257,9 @@ class ChampionAgent(VoronoiAgent):
         doom_zombies: Race the zombies' heads too in the walk ahead (1, the default),
             or only the other snakes' (0; see :func:`.survival.opponent_reach`).
         doom_walk: The walks asked for are this many bodies' lengths long (1: a body's
-            length); when every move is proved doomed over that many, the first move
-            not proved doomed over one body's length is played.
+            length), or as many moves as the game has left if fewer; when every move is
+            proved doomed over that many, the first move not proved doomed over one
+            body's length is played.
         partial: Search on to the deadline and keep what the cut-off depth decided (1),
             or stop, as the references do, before a depth that will not finish (0).
         killers: Try each ply's killer moves first (1; see :func:`.voronoi._ab`), or
@@ -425,9 +426,12 @@ class ChampionAgent(VoronoiAgent):
         me = self.player
         f = lay[L_SNK] + NF * me
         body = int(root[f + F_LEN] + root[f + F_GROWTH])
-        need = min(body, self._size)
-        far = min(int(self.doom_walk * body), self._size)
-        if self.doom_ahead and need >= self.doom_ahead_len:
+        # No walk need outlast the game: the ranking counts the longest length reached, and
+        # a death after the last step is no death.
+        left = max(1, int(lay[L_STEPS] - root[lay[L_STEP]]))
+        need = min(body, self._size, left)
+        far = min(int(self.doom_walk * body), self._size, left)
+        if self.doom_ahead and body >= self.doom_ahead_len:
             with interruptible():
                 opponent_reach(root, lay, nbr, me, self.doom_ahead, self._doom_work, self._shut, self.doom_zombies)
             for d in order:
