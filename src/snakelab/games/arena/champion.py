@@ -414,11 +414,23 @@ class ChampionAgent(VoronoiAgent):
         nbr: npt.NDArray[np.int32],
         until: float,
     ) -> int:
-        """The best-ranked root move the snake alone can survive a body's length after (``doom``).
+        """The best-ranked root move the snake can be proved to survive by (``doom``).
 
-        A move :func:`.survival.alone_moves` proves doomed is passed over for the next
-        one it does not; when every move is doomed (or ``doom`` is 0) the search's choice
-        stands. A proof still running at ``until`` counts as undecided.
+        Each root move is asked, in the search's order, for a walk (:func:`.survival.alone_moves`)
+        and the first move that has one in the first of these tiers is played:
+
+        1. a walk of ``doom_walk`` bodies that keeps ahead of the other heads
+           (``doom_ahead``, asked only of a snake of ``doom_ahead_len`` cells);
+        2. a walk ahead of one body's length, and none of ``doom_walk`` bodies proved
+           impossible alone;
+        3. none of ``doom_walk`` bodies proved impossible alone;
+        4. a walk ahead of one body's length;
+        5. none of one body's length proved impossible alone;
+
+        else the search's choice stands (every move doomed, or ``doom`` 0). Walks are cut
+        to the steps the game has left, and a proof still running at ``until`` counts as
+        undecided (not impossible). With ``doom_walk`` 1 the tiers are the walk ahead, then
+        the lone proof.
         """
         self.last_doomed = []
         if not self.doom:
@@ -431,22 +443,38 @@ class ChampionAgent(VoronoiAgent):
         left = max(1, int(lay[L_STEPS] - root[lay[L_STEP]]))
         need = min(body, self._size, left)
         far = min(int(self.doom_walk * body), self._size, left)
-        if self.doom_ahead and body >= self.doom_ahead_len:
+        ahead = bool(self.doom_ahead) and body >= self.doom_ahead_len
+        if ahead:
             with interruptible():
                 opponent_reach(root, lay, nbr, me, self.doom_ahead, self._doom_work, self._shut, self.doom_zombies)
-            for d in order:
+        proofs: dict[tuple[int, int, bool], int] = {}
+
+        def walk(d: int, moves: int, keep_ahead: bool) -> int:
+            key = (d, moves, keep_ahead)
+            if key not in proofs:
+                shut = self._shut if keep_ahead else self._never
                 with interruptible():
-                    ahead = alone_moves(root, lay, nbr, me, d, far, self.doom, self._doom_work, until, self._shut)
-                if ahead == 1:
+                    proofs[key] = alone_moves(root, lay, nbr, me, d, moves, self.doom, self._doom_work, until, shut)
+            return proofs[key]
+
+        longer = far > need
+        if ahead:
+            for d in order:
+                if walk(d, far, True) == 1:
                     return d
-        for walk in (far, need) if far > need else (need,):
             for d in order:
-                with interruptible():
-                    proof = alone_moves(root, lay, nbr, me, d, walk, self.doom, self._doom_work, until, self._never)
-                if proof != 0:
+                if longer and walk(d, need, True) == 1 and walk(d, far, False) != 0:
+                    return d
+        for moves in (far, need) if longer else (need,):
+            for d in order:
+                if walk(d, moves, False) != 0:
                     return d
                 self.last_doomed.append(d)
             self.last_doomed = []
+            if ahead and longer and moves == far:
+                for d in order:
+                    if walk(d, need, True) == 1:
+                        return d
         return order[0]
 
 
