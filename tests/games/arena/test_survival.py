@@ -74,50 +74,6 @@ def test_a_dead_end_is_doomed_and_open_space_is_not():
     assert _moves(s, LEFT, need=2) == 0
 
 
-# A dead-end corridor eight cells long to the head's right, a gap above it to an open row.
-CORRIDOR = """
-1b............
-####.#########
-aaaa0........#
-##############
-"""
-
-
-def test_a_walk_longer_than_the_body_reenters_the_cells_its_tail_frees():
-    s = board(BOX, snakes=2)
-    # Round the box after its tail: any number of moves, re-entering its own cells.
-    assert _moves(s, UP, need=14) == 1
-    assert _moves(s, UP, need=60) == 1
-
-
-def test_a_corridor_room_for_one_body_but_not_two_is_doomed_over_two():
-    s = board(CORRIDOR, snakes=2)
-    assert len(s.bodies[0]) == 5
-    assert _moves(s, RIGHT, need=5) == 1
-    assert _moves(s, RIGHT, need=8) == 1  # the corridor's eight cells
-    assert _moves(s, RIGHT, need=9) == 0
-    assert _moves(s, UP, need=10) == 1
-
-
-def test_the_champion_asks_for_walks_of_doom_walk_bodies():
-    s = board(CORRIDOR, snakes=2)
-    c = s.config
-    info = make(
-        f"arena(game_width={c.game_width},game_height={c.game_height},num_snakes=2,"
-        f"num_zombies=0,num_apples=0,starting_length={c.starting_length})"
-    ).info
-    st, lay, nbr = _encoded(s)
-    one, two = ChampionAgent(doom_walk=1.0), ChampionAgent(doom_walk=2.0)
-    for agent in (one, two):
-        agent.reset(info, 0, 1)
-    assert one._settle([RIGHT, UP], st, lay, nbr, 1.0e308) == RIGHT
-    assert two._settle([RIGHT, UP], st, lay, nbr, 1.0e308) == UP
-    assert two.last_doomed == [RIGHT]
-    # Doomed over two bodies either way, so a body's length decides, as with one.
-    assert two._settle([DOWN, RIGHT], st, lay, nbr, 1.0e308) == RIGHT
-    assert two.last_doomed == [DOWN]
-
-
 def test_an_undecided_search_says_so():
     s = board(POCKET, snakes=2)
     # A node budget too small to walk five moves neither finds nor refutes a walk.
@@ -142,24 +98,6 @@ def test_the_champion_passes_over_a_doomed_move():
     off = ChampionAgent(doom=0)
     off.reset(info, 0, 1)
     assert off._settle([LEFT, UP, DOWN], st, lay, nbr, 1.0e308) == LEFT
-
-
-def test_no_walk_need_outlast_the_game():
-    s = board(POCKET, snakes=2)
-    agent = ChampionAgent(doom_walk=2.0)
-    c = s.config
-    info = make(
-        f"arena(game_width={c.game_width},game_height={c.game_height},num_snakes=2,"
-        f"num_zombies=0,num_apples=0,starting_length={c.starting_length})"
-    ).info
-    agent.reset(info, 0, 1)
-    s.steps = c.steps - 1  # one step left: the dead end one cell deep is room enough
-    st, lay, nbr = _encoded(s)
-    assert agent._settle([LEFT, UP, DOWN], st, lay, nbr, 1.0e308) == LEFT
-    assert agent.last_doomed == []
-    s.steps = c.steps - 2
-    st, lay, nbr = _encoded(s)
-    assert agent._settle([LEFT, UP, DOWN], st, lay, nbr, 1.0e308) == UP
 
 
 def test_a_proof_still_running_at_its_deadline_is_undecided():

@@ -121,7 +121,7 @@ from snakelab.core.errors import ConfigError
 from snakelab.core.game import GameInfo
 from snakelab.games.arena.agents import greedy_move
 from snakelab.games.arena.rules import State
-from snakelab.games.arena.sim import F_GROWTH, F_LEN, L_SNK, L_STEP, L_STEPS, NF
+from snakelab.games.arena.sim import F_GROWTH, F_LEN, L_SNK, NF
 from snakelab.games.arena.survival import SHUT_NEVER, alone_moves, opponent_reach, work_size
 from snakelab.games.arena.voronoi import (
     SPAWN_SAMPLES,
@@ -256,10 +256,6 @@ class ChampionAgent(VoronoiAgent):
             growth included, is at least this long (100; 0: at every length).
         doom_zombies: Race the zombies' heads too in the walk ahead (1, the default),
             or only the other snakes' (0; see :func:`.survival.opponent_reach`).
-        doom_walk: The walks asked for are this many bodies' lengths long (1: a body's
-            length), or as many moves as the game has left if fewer; when every move is
-            proved doomed over that many, the first move not proved doomed over one
-            body's length is played.
         partial: Search on to the deadline and keep what the cut-off depth decided (1),
             or stop, as the references do, before a depth that will not finish (0).
         killers: Try each ply's killer moves first (1; see :func:`.voronoi._ab`), or
@@ -291,7 +287,6 @@ class ChampionAgent(VoronoiAgent):
         doom_ahead: int = 8,
         doom_ahead_len: int = 100,
         doom_zombies: int = 1,
-        doom_walk: float = 1.0,
         spawn: float = 15.0,
         spawn_paths: int = 8,
         partial: int = 1,
@@ -321,7 +316,6 @@ class ChampionAgent(VoronoiAgent):
             ("doom_ahead", doom_ahead, doom_ahead >= 0),
             ("doom_ahead_len", doom_ahead_len, doom_ahead_len >= 0),
             ("doom_zombies", doom_zombies, doom_zombies in (0, 1)),
-            ("doom_walk", doom_walk, doom_walk >= 1.0),
             ("spawn", spawn, spawn >= 0.0),
             ("spawn_paths", spawn_paths, 0 <= spawn_paths <= SPAWN_SAMPLES),
             ("partial", partial, partial in (0, 1)),
@@ -338,7 +332,6 @@ class ChampionAgent(VoronoiAgent):
                     "partial": "0 or 1",
                     "killers": "0 or 1",
                     "doom_zombies": "0 or 1",
-                    "doom_walk": "≥ 1",
                     "spawn_paths": f"between 0 and {SPAWN_SAMPLES}",
                 }.get(key, "≥ 0")
                 raise ConfigError(f"arena.champion: {key} {value} must be {what}")
@@ -355,7 +348,6 @@ class ChampionAgent(VoronoiAgent):
         self.doom_ahead = doom_ahead
         self.doom_ahead_len = doom_ahead_len
         self.doom_zombies = doom_zombies
-        self.doom_walk = doom_walk
         self.spawn_paths = spawn_paths
         self.partial = bool(partial)
         self.last_doomed: list[int] = []
@@ -414,67 +406,33 @@ class ChampionAgent(VoronoiAgent):
         nbr: npt.NDArray[np.int32],
         until: float,
     ) -> int:
-        """The best-ranked root move the snake can be proved to survive by (``doom``).
+        """The best-ranked root move the snake alone can survive a body's length after (``doom``).
 
-        Each root move is asked, in the search's order, for a walk (:func:`.survival.alone_moves`)
-        and the first move that has one in the first of these tiers is played:
-
-        1. a walk of ``doom_walk`` bodies that keeps ahead of the other heads
-           (``doom_ahead``, asked only of a snake of ``doom_ahead_len`` cells);
-        2. a walk ahead of one body's length, and none of ``doom_walk`` bodies proved
-           impossible alone;
-        3. none of ``doom_walk`` bodies proved impossible alone;
-        4. a walk ahead of one body's length;
-        5. none of one body's length proved impossible alone;
-
-        else the search's choice stands (every move doomed, or ``doom`` 0). Walks are cut
-        to the steps the game has left, and a proof still running at ``until`` counts as
-        undecided (not impossible). With ``doom_walk`` 1 the tiers are the walk ahead, then
-        the lone proof.
+        A move :func:`.survival.alone_moves` proves doomed is passed over for the next
+        one it does not; when every move is doomed (or ``doom`` is 0) the search's choice
+        stands. A proof still running at ``until`` counts as undecided.
         """
         self.last_doomed = []
         if not self.doom:
             return order[0]
         me = self.player
         f = lay[L_SNK] + NF * me
-        body = int(root[f + F_LEN] + root[f + F_GROWTH])
-        # No walk need outlast the game: the ranking counts the longest length reached, and
-        # a death after the last step is no death.
-        left = max(1, int(lay[L_STEPS] - root[lay[L_STEP]]))
-        need = min(body, self._size, left)
-        far = min(int(self.doom_walk * body), self._size, left)
-        ahead = bool(self.doom_ahead) and body >= self.doom_ahead_len
-        if ahead:
+        need = min(int(root[f + F_LEN] + root[f + F_GROWTH]), self._size)
+        if self.doom_ahead and need >= self.doom_ahead_len:
             with interruptible():
                 opponent_reach(root, lay, nbr, me, self.doom_ahead, self._doom_work, self._shut, self.doom_zombies)
-        proofs: dict[tuple[int, int, bool], int] = {}
-
-        def walk(d: int, moves: int, keep_ahead: bool) -> int:
-            key = (d, moves, keep_ahead)
-            if key not in proofs:
-                shut = self._shut if keep_ahead else self._never
+            for d in order:
                 with interruptible():
-                    proofs[key] = alone_moves(root, lay, nbr, me, d, moves, self.doom, self._doom_work, until, shut)
-            return proofs[key]
-
-        longer = far > need
-        if ahead:
-            for d in order:
-                if walk(d, far, True) == 1:
+                    ahead = alone_moves(root, lay, nbr, me, d, need, self.doom, self._doom_work, until, self._shut)
+                if ahead == 1:
                     return d
-            for d in order:
-                if longer and walk(d, need, True) == 1 and walk(d, far, False) != 0:
-                    return d
-        for moves in (far, need) if longer else (need,):
-            for d in order:
-                if walk(d, moves, False) != 0:
-                    return d
-                self.last_doomed.append(d)
-            self.last_doomed = []
-            if ahead and longer and moves == far:
-                for d in order:
-                    if walk(d, need, True) == 1:
-                        return d
+        for d in order:
+            with interruptible():
+                doomed = alone_moves(root, lay, nbr, me, d, need, self.doom, self._doom_work, until, self._never) == 0
+            if not doomed:
+                return d
+            self.last_doomed.append(d)
+        self.last_doomed = []
         return order[0]
 
 

@@ -1,4 +1,4 @@
-"""Can a snake, alone on the board, still make a body's length of moves (or two)? A depth-first proof.
+"""Can a snake, alone on the board, still make a body's length of moves? A depth-first proof.
 
 A long snake that coils in its own region can close itself in: its head ends up inside
 a ring of its own body, and it dies there 40 or more steps later, whatever it does.
@@ -10,18 +10,15 @@ steps away. At the contest's budget (3,000 steps, snakes of 100–200 cells) suc
 self-made traps were the costliest deaths.
 
 :func:`alone_moves` answers the question exactly for the snake alone: is there a
-walk of ``need`` moves starting with a given first move, where a body cell (any
-snake's) may be entered from the step its tail has passed it, the cells the walk lays
-are its own body, obstacles never free up and a zombie's cells free up as the zombie
-moves on? Other heads are left out, so a walk it finds may not exist in play,
-but one it proves impossible is a death within ``need`` steps. A walk may be longer
-than the body: a cell it lays frees again as the new tail passes, a body's length
-(growth included) after the head entered it. A walk of one body's length can end
-with the head walled in by the coil it laid (the old body has gone, the new one
-closes the pocket); asking for two bodies' lengths asks for a way out of that coil
-too. The search is Warnsdorff-ordered (the neighbour with the fewest onward moves
-first, which finds a walk at once in open space) and pruned by a count of the cells
-still reachable in time; it gives up after ``cap`` nodes.
+self-avoiding walk of ``need`` moves starting with a given first move, where a body
+cell (any snake's) may be entered from the step its tail has passed it, the cells the
+walk lays stay occupied, obstacles never free up and a zombie's cells free up as the
+zombie moves on? Other heads are left out, so a walk it finds may not exist in play,
+but one it proves impossible (``need`` no longer than the body, so the walk never
+meets its own new tail) is a death. The search is Warnsdorff-ordered (the neighbour
+with the fewest onward moves first, which finds a walk at once in open space) and
+pruned by a count of the cells still reachable in time; it gives up after ``cap``
+nodes.
 
 Other heads move, though: a walk out of a pocket between bodies can pass a mouth that
 another snake or a zombie closes first, and at the contest's budget that was how most
@@ -39,8 +36,6 @@ import numpy.typing as npt
 
 from snakelab.games.arena.sim import (
     F_ALIVE,
-    F_GROWTH,
-    F_LEN,
     L_APPLE,
     L_GROWTH,
     L_N,
@@ -68,7 +63,7 @@ SHUT_NEVER = 1 << 20
 
 def work_size(size: int, need: int) -> int:
     """Scratch ints :func:`alone_moves` needs on a board of ``size`` cells for walks of ``need`` moves."""
-    return 5 * size + 8 * (need + 2) + 1
+    return 5 * size + 7 * (need + 2) + 1
 
 
 @_jit
@@ -87,23 +82,9 @@ def _walk_free_times(st: I32, lay: I32, freet: I32) -> None:  # pragma: no cover
 
 @_jit
 def _reachable(
-    start: int,
-    t0: int,
-    limit: int,
-    nbr: I32,
-    freet: I32,
-    shut: I32,
-    onpath: I32,
-    life: int,
-    mark: I32,
-    stamp: int,
-    queue: I32,
+    start: int, t0: int, limit: int, nbr: I32, freet: I32, shut: I32, onpath: I32, mark: I32, stamp: int, queue: I32
 ) -> int:  # pragma: no cover - jitted
-    """Cells a walk at ``start`` at step ``t0`` could still enter, counted up to ``limit``.
-
-    ``onpath[c]`` is 1 + the step the walk entered ``c`` (0: not on it); such a cell is
-    free again ``life`` steps after that step.
-    """
+    """Cells a walk at ``start`` at step ``t0`` could still enter, counted up to ``limit``."""
     dist = queue  # queue[2k] = cell, queue[2k + 1] = its distance
     mark[start] = stamp
     dist[0] = start
@@ -115,9 +96,7 @@ def _reachable(
         lo += 1
         for k in range(4 * c, 4 * c + 4):
             m = nbr[k]
-            if m < 0 or mark[m] == stamp or freet[m] > t0 + d1 or t0 + d1 >= shut[m]:
-                continue
-            if onpath[m] != 0 and t0 + d1 < onpath[m] - 1 + life:
+            if m < 0 or mark[m] == stamp or onpath[m] != 0 or freet[m] > t0 + d1 or t0 + d1 >= shut[m]:
                 continue
             mark[m] = stamp
             count += 1
@@ -135,9 +114,6 @@ def alone_moves(  # pragma: no cover - jitted
 ) -> int:
     """Whether snake ``me`` alone can make ``need`` moves, the first in direction ``first``.
 
-    ``need`` may exceed the body: a cell the walk lays frees again as its new tail
-    passes, the body's length (growth included) after the walk entered it, so a walk
-    of two bodies' lengths must also leave the head a way out of the coil it lays.
     Returns 1 (a walk exists), 0 (none does: the snake dies within ``need`` steps
     whatever it does, if no other snake's head is in its way) or -1 (undecided after
     ``cap`` nodes or at ``until``, a ``time.perf_counter()`` reading: ``1e308`` never).
@@ -160,9 +136,7 @@ def alone_moves(  # pragma: no cover - jitted
     idx = rest[need + 2 : 2 * (need + 2)]
     ncand = rest[2 * (need + 2) : 3 * (need + 2)]
     cand = rest[3 * (need + 2) : 7 * (need + 2)]
-    under = rest[7 * (need + 2) : 8 * (need + 2)]  # what onpath held where the walk re-enters a cell
     occ0 = lay[L_OCC]
-    life = st[f + F_LEN] + st[f + F_GROWTH]  # steps a cell the walk enters stays ours
     _walk_free_times(st, lay, freet)
     onpath[:] = 0
     mark[:] = 0
@@ -180,17 +154,12 @@ def alone_moves(  # pragma: no cover - jitted
         for c in range(size):
             if st[occ0 + c] == me + 1:
                 freet[c] += lay[L_GROWTH]
-        life += lay[L_GROWTH]
     if need <= 1:
         return 1
-    # onpath[c]: 1 + the step the walk entered c (0: off the walk); c is free again from
-    # that step + life.
     path[0] = h
     onpath[h] = 1
-    under[0] = 0
     path[1] = c1
-    under[1] = 0
-    onpath[c1] = 2
+    onpath[c1] = 1
     sp = 1
     stamp = 0
     nodes = 0
@@ -208,21 +177,17 @@ def alone_moves(  # pragma: no cover - jitted
             t = sp + 1  # the step at which the next cell is entered
             n = 0
             stamp += 1
-            # Within any ``life`` steps the walk enters distinct cells: it needs that many.
-            want = min(need - sp, life)
-            if _reachable(c, sp, want, nbr, freet, shut, onpath, life, mark, stamp, queue) < want:
+            if _reachable(c, sp, need - sp, nbr, freet, shut, onpath, mark, stamp, queue) < need - sp:
                 ncand[sp] = 0  # too few cells left in time: no walk from here
             else:
                 for k in range(4 * c, 4 * c + 4):
                     m = nbr[k]
-                    if m < 0 or freet[m] > t or t >= shut[m] or (onpath[m] != 0 and t < onpath[m] - 1 + life):
+                    if m < 0 or onpath[m] != 0 or freet[m] > t or t >= shut[m]:
                         continue
                     deg = 0
                     for q in range(4 * m, 4 * m + 4):
                         o = nbr[q]
-                        if o < 0 or o == c or freet[o] > t + 1 or t + 1 >= shut[o]:
-                            continue
-                        if onpath[o] == 0 or t + 1 >= onpath[o] - 1 + life:
+                        if o >= 0 and o != c and onpath[o] == 0 and freet[o] <= t + 1 and t + 1 < shut[o]:
                             deg += 1
                     j = n
                     while j > 0 and degs[j - 1] > deg:  # insertion sort: stable, 4 entries at most
@@ -243,11 +208,10 @@ def alone_moves(  # pragma: no cover - jitted
                 break
             sp += 1
             path[sp] = m
-            under[sp] = onpath[m]
-            onpath[m] = sp + 1
+            onpath[m] = 1
             expand = True
         else:
-            onpath[path[sp]] = under[sp]
+            onpath[path[sp]] = 0
             sp -= 1
             if sp == 0:
                 result = 0
