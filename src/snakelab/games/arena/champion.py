@@ -91,9 +91,10 @@ deepening within the budget, zombies exact, one compiled kernel (:func:`.voronoi
   versions won 73 of 188 against three ``voronoi`` where the champions asking never
   or from 100 cells won 206 of 400; the 2 to 5 moves a game it changes there are next
   to other heads, where the contested apples are (one of them also let a zombie
-  herd a short snake into a corner, dying 0.30 times a game). At 10 ms the champion reaches 100 cells in about a
-  quarter of its games, late, and there it won 53 of 100 against three ``voronoi``
-  dying 0.06 times a game (``research/arena/champion.md``, rounds 15 and 16);
+  herd a short snake into a corner, dying 0.30 times a game). At 10 ms the champion
+  reaches 100 cells in about a quarter of its games, late, and there it won 53 of 100
+  against three ``voronoi`` dying 0.06 times a game (``research/arena/champion.md``,
+  rounds 15 and 16);
 * **all of its budget** (``time_fraction``, 0.8 instead of the references' 0.4;
   ``partial``, ``killers``): the references stop before a depth their measured
   branching says will not finish, which left a third of the champion's planned time
