@@ -59,6 +59,9 @@ class _Collector:
             self.seen = st.deaths[me]
             old, trackers = self.ring[0]
             rec = dict(self.meta, death_step=st.steps, state=old, trackers=trackers, length=len(old.bodies[me]))
+            cause = [e.to_json() for e in events if e.kind == "death" and e.player == me]
+            cells = len(self.ring[-2][0].bodies[me])
+            print(f"  game {self.meta['game']}: died at step {st.steps} ({cells} cells): {cause}", flush=True)
             self.saved.append(rec)
             with open(self.out, "wb") as f:
                 pickle.dump(self.saved, f)
