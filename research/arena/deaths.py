@@ -44,6 +44,11 @@ def _trackers(agents: list[Any]) -> list[tuple[Any, Any]]:
     return [(copy.deepcopy(getattr(a, "_growth", None)), copy.deepcopy(getattr(a, "_contact", None))) for a in agents]
 
 
+def _causes(events: Any, me: int) -> list[Any]:
+    """The death events of player ``me`` among one step's events, as JSON."""
+    return [e.to_json() for e in events if e.kind == "death" and e.player == me]
+
+
 class _Collector:
     """The ``on_step`` hook of one game: a ring of recent positions, saved when the agent dies."""
 
@@ -59,7 +64,7 @@ class _Collector:
             self.seen = st.deaths[me]
             old, trackers = self.ring[0]
             rec = dict(self.meta, death_step=st.steps, state=old, trackers=trackers, length=len(old.bodies[me]))
-            cause = [e.to_json() for e in events if e.kind == "death" and e.player == me]
+            cause = _causes(events, me)
             cells = len(self.ring[-2][0].bodies[me])
             print(f"  game {self.meta['game']}: died at step {st.steps} ({cells} cells): {cause}", flush=True)
             self.saved.append(rec)
@@ -122,7 +127,7 @@ def replay(args: argparse.Namespace) -> None:
                 events = m.step()
                 if m.state.deaths[me] > d0:
                     died = k + 1
-                    cause = [e.to_json() for e in events if e.kind == "death" and e.player == me]
+                    cause = _causes(events, me)
                     print(f"  puzzle {pi} rep {rep}: died at step {m.state.steps}: {cause}")
                     if args.show:
                         print("\n".join(list(boards)[::4]))
