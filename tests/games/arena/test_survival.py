@@ -185,3 +185,58 @@ def test_the_champion_keeps_ahead_of_the_other_heads_when_asked():
     assert ahead._settle([RIGHT, DOWN, LEFT], st, lay, nbr, 1.0e308) == DOWN
     assert longer._settle([RIGHT, DOWN, LEFT], st, lay, nbr, 1.0e308) == RIGHT
     assert long_enough._settle([RIGHT, DOWN, LEFT], st, lay, nbr, 1.0e308) == DOWN
+
+
+# Snake 0 runs right down a corridor toward a zombie eighteen cells off; snake 1 is
+# further from the zombie, which comes for snake 0 and bites it at the ninth step.
+CORRIDOR = """
+##########################.....
+aaaaaaaa0.................Z....
+##########################z....
+1b........................z....
+..........................zz...
+"""
+
+# The same with snake 1 next to the zombie, which goes for it instead.
+LURED = """
+##########################.....
+aaaaaaaa0.................Z..1b
+##########################z....
+..........................z....
+..........................zz...
+"""
+
+
+def test_a_chasing_zombie_closes_a_walk_the_race_ahead_leaves_open():
+    s = board(CORRIDOR, snakes=2, zombies=1)
+    st, lay, nbr = _encoded(s)
+    need = len(s.bodies[0])
+    assert need == 9
+    work = np.zeros(work_size(lay[sim.L_SIZE], need, lay[sim.L_NZ] * lay[sim.L_ZCAP]), np.int32)
+    raced = _shut(s, 8, zombies=1)
+    assert alone_moves(st, lay, nbr, 0, RIGHT, need, 10_000, work, 1.0e308, raced) == 1  # they meet at step 9
+    assert alone_moves(st, lay, nbr, 0, RIGHT, need, 10_000, work, 1.0e308, _never(lay), 1) == 0
+    assert alone_moves(st, lay, nbr, 0, RIGHT, need - 1, 10_000, work, 1.0e308, _never(lay), 1) == 1
+    st, lay, nbr = _encoded(board(LURED, snakes=2, zombies=1))
+    assert alone_moves(st, lay, nbr, 0, RIGHT, need, 10_000, work, 1.0e308, _never(lay), 1) == 1
+
+
+# CORRIDOR with a way down from the head into the open row below.
+FORK = """
+##########################.....
+aaaaaaaa0.................Z....
+########.#################z....
+1b........................z....
+..........................zz...
+"""
+
+
+def test_the_champion_asked_to_play_the_chase_leaves_the_corridor_to_the_zombie():
+    s = board(FORK, snakes=2, zombies=1)
+    info = make("arena(game_width=31,game_height=5,num_snakes=2,num_zombies=1,num_apples=0,starting_length=2)").info
+    st, lay, nbr = _encoded(s)
+    raced, chased = ChampionAgent(doom_ahead_len=0), ChampionAgent(doom_ahead_len=0, doom_zombies=2)
+    for agent in (raced, chased):
+        agent.reset(info, 0, 1)
+    assert raced._settle([RIGHT, DOWN], st, lay, nbr, 1.0e308) == RIGHT
+    assert chased._settle([RIGHT, DOWN], st, lay, nbr, 1.0e308) == DOWN

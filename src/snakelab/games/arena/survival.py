@@ -44,7 +44,14 @@ from snakelab.games.arena.sim import (
     L_OCC,
     L_SIZE,
     L_SNK,
+    L_STEP,
+    L_W,
+    L_ZBODY,
+    L_ZCAP,
+    L_ZHDR,
+    L_ZSPEED,
     NF,
+    ZORDER,
     _jit,
     head_of,
     zombie_head,
@@ -61,23 +68,96 @@ SHUT_NEVER = 1 << 20
 """A cell of :func:`opponent_reach`'s table that no opponent reaches within the steps looked ahead."""
 
 
-def work_size(size: int, need: int) -> int:
-    """Scratch ints :func:`alone_moves` needs on a board of ``size`` cells for walks of ``need`` moves."""
-    return 5 * size + 7 * (need + 2) + 1
+def work_size(size: int, need: int, zombie_cells: int = 0) -> int:
+    """Scratch ints :func:`alone_moves` needs on a board of ``size`` cells for walks of ``need`` moves.
+
+    With ``chase``, :func:`alone_moves` keeps every zombie's cells at every depth of the
+    walk: pass ``zombie_cells``, the zombies' count times their longest length.
+    """
+    return 5 * size + (7 + zombie_cells) * (need + 2) + 1
 
 
 @_jit
-def _walk_free_times(st: I32, lay: I32, freet: I32) -> None:  # pragma: no cover - jitted
+def _walk_free_times(st: I32, lay: I32, freet: I32, zombie_free: int) -> None:  # pragma: no cover - jitted
     """Set ``freet`` to the step from which a walk may enter each cell.
 
     A free cell from step 0, a body cell once its tail has passed, a zombie's cell after
-    :data:`ZOMBIE_FREE` steps, an obstacle never.
+    ``zombie_free`` steps, an obstacle never.
     """
     occ0 = lay[L_OCC]
     for c in range(lay[L_SIZE]):
         v = st[occ0 + c]
-        freet[c] = 0 if v == 0 else (ZOMBIE_FREE if v <= -2 else SHUT_NEVER)
+        freet[c] = 0 if v == 0 else (zombie_free if v <= -2 else SHUT_NEVER)
     _body_free_times(st, lay, freet)
+
+
+@_jit
+def _chase(
+    st: I32, lay: I32, nbr: I32, t: int, head: int, freet: I32, onpath: I32, others: I32, zc: I32, at: int
+) -> bool:  # pragma: no cover - jitted
+    """Move the zombies of walk step ``t`` as the rules do; False when one bites the head.
+
+    ``zc[at - nzc : at]`` holds the zombies' cells after step ``t - 1`` (each zombie at
+    ``j * zcap``, tail first; ``nzc`` is their count times ``zcap``) and
+    ``zc[at : at + nzc]`` receives them after step ``t``. Each zombie steps to its
+    legal neighbour nearest the walking head or one of ``others`` (the other snakes'
+    heads, held where they stand), ties LEFT, RIGHT, UP, DOWN; a cell is legal when it
+    is free at step ``t`` (``freet``, off the walk) and no zombie's, or when it is a head.
+    """
+    nz, zcap, w = lay[L_NZ], lay[L_ZCAP], lay[L_W]
+    nzc = nz * zcap
+    zc[at : at + nzc] = zc[at - nzc : at]
+    if (st[lay[L_STEP]] + t) % lay[L_ZSPEED] != 0:
+        return True
+    hx, hy = head % w, head // w
+    for j in range(nz):
+        zlen = st[lay[L_ZHDR] + 2 * j + 1]
+        zb = at + j * zcap
+        zhead = zc[zb + zlen - 1]
+        best, move = 1 << 30, -1
+        for o in range(4):
+            m = nbr[4 * zhead + ZORDER[o]]
+            if m < 0:
+                continue
+            is_head = m == head
+            for k in range(others.shape[0]):
+                if others[k] == m:
+                    is_head = True
+            if not is_head:
+                if onpath[m] != 0 or freet[m] > t:
+                    continue
+                taken = False
+                for q in range(nz):
+                    for r in range(st[lay[L_ZHDR] + 2 * q + 1]):
+                        if zc[at + q * zcap + r] == m:
+                            taken = True
+                if taken:
+                    continue
+            mx, my = m % w, m // w
+            dist = abs(mx - hx) + abs(my - hy)
+            for k in range(others.shape[0]):
+                dist = min(dist, abs(mx - others[k] % w) + abs(my - others[k] // w))
+            if dist < best:
+                best, move = dist, m
+        if move < 0:
+            continue
+        if move == head:
+            return False
+        for r in range(zlen - 1):
+            zc[zb + r] = zc[zb + r + 1]
+        zc[zb + zlen - 1] = move
+    return True
+
+
+@_jit
+def _on_zombie(lay: I32, st: I32, zc: I32, at: int, c: int) -> bool:  # pragma: no cover - jitted
+    """Whether cell ``c`` is one of the zombies' cells stored at ``zc[at:]``."""
+    zcap = lay[L_ZCAP]
+    for j in range(lay[L_NZ]):
+        for r in range(st[lay[L_ZHDR] + 2 * j + 1]):
+            if zc[at + j * zcap + r] == c:
+                return True
+    return False
 
 
 @_jit
@@ -110,7 +190,17 @@ def _reachable(
 
 @numba.njit(cache=True)  # without nogil: it reads the clock in object mode
 def alone_moves(  # pragma: no cover - jitted
-    st: I32, lay: I32, nbr: I32, me: int, first: int, need: int, cap: int, work: I32, until: float, shut: I32
+    st: I32,
+    lay: I32,
+    nbr: I32,
+    me: int,
+    first: int,
+    need: int,
+    cap: int,
+    work: I32,
+    until: float,
+    shut: I32,
+    chase: int = 0,
 ) -> int:
     """Whether snake ``me`` alone can make ``need`` moves, the first in direction ``first``.
 
@@ -120,7 +210,12 @@ def alone_moves(  # pragma: no cover - jitted
     ``work`` is scratch of :func:`work_size` ints. ``shut[c]`` is the step from which
     cell ``c`` may not be entered: :data:`SHUT_NEVER` everywhere asks the lone-snake
     question; :func:`opponent_reach`'s table asks for a walk that also keeps ahead of
-    every other head (a 0 then proves nothing). Call it inside
+    every other head (a 0 then proves nothing). With ``chase`` (1) the zombies move
+    along the walk as the rules move them (:func:`_chase`: each steps toward the
+    nearest head, the walking one or another snake's held where it stands), and a walk
+    that enters a zombie's cell or is bitten is no walk (a 0 then proves nothing
+    either); ``work`` then holds :func:`work_size` with ``zombie_cells``. Without it a
+    zombie's cells free up after :data:`ZOMBIE_FREE` steps. Call it inside
     :func:`.voronoi.interruptible`.
     """
     size = lay[L_SIZE]
@@ -136,14 +231,24 @@ def alone_moves(  # pragma: no cover - jitted
     idx = rest[need + 2 : 2 * (need + 2)]
     ncand = rest[2 * (need + 2) : 3 * (need + 2)]
     cand = rest[3 * (need + 2) : 7 * (need + 2)]
+    nzc = lay[L_NZ] * lay[L_ZCAP] if chase else 0
+    zc = rest[7 * (need + 2) : (7 + nzc) * (need + 2)]  # per depth, the zombies' cells
     occ0 = lay[L_OCC]
-    _walk_free_times(st, lay, freet)
+    _walk_free_times(st, lay, freet, 0 if chase else ZOMBIE_FREE)
     onpath[:] = 0
     mark[:] = 0
     h = head_of(st, lay, me)
     c1 = nbr[4 * h + first]
     if c1 < 0 or freet[c1] > 1 or shut[c1] <= 1:
         return 0
+    heads = np.empty(lay[L_N], np.int32)
+    nothers = 0
+    if chase:
+        for i in range(lay[L_N]):
+            if i != me and st[lay[L_SNK] + NF * i + F_ALIVE] != 0:
+                heads[nothers] = head_of(st, lay, i)
+                nothers += 1
+    others = heads[:nothers]
     a0 = lay[L_APPLE]
     ate = False
     for k in range(lay[L_NA]):
@@ -154,6 +259,15 @@ def alone_moves(  # pragma: no cover - jitted
         for c in range(size):
             if st[occ0 + c] == me + 1:
                 freet[c] += lay[L_GROWTH]
+    if chase:
+        zcap = lay[L_ZCAP]
+        for j in range(lay[L_NZ]):
+            zh = lay[L_ZHDR] + 2 * j
+            start, zlen = st[zh], st[zh + 1]
+            for r in range(zlen):
+                zc[j * zcap + r] = st[lay[L_ZBODY] + zcap * j + (start + r) % zlen]
+        if _on_zombie(lay, st, zc, 0, c1) or not _chase(st, lay, nbr, 1, c1, freet, onpath, others, zc, nzc):
+            return 0
     if need <= 1:
         return 1
     path[0] = h
@@ -206,6 +320,14 @@ def alone_moves(  # pragma: no cover - jitted
             if nodes > cap or (until < 1.0e300 and (nodes & 63) == 0 and now() > until):
                 result = -1
                 break
+            if chase:
+                onpath[m] = 1
+                bitten = _on_zombie(lay, st, zc, sp * nzc, m) or not _chase(
+                    st, lay, nbr, sp + 1, m, freet, onpath, others, zc, (sp + 1) * nzc
+                )
+                onpath[m] = 0
+                if bitten:
+                    continue
             sp += 1
             path[sp] = m
             onpath[m] = 1
@@ -244,7 +366,7 @@ def opponent_reach(  # pragma: no cover - jitted
     freet = work[0:size]
     dist = work[size : 2 * size]
     queue = work[2 * size : 3 * size]
-    _walk_free_times(st, lay, freet)
+    _walk_free_times(st, lay, freet, ZOMBIE_FREE)
     shut[:] = SHUT_NEVER
     n = lay[L_N]
     for i in range(n + (lay[L_NZ] if zombies else 0)):
