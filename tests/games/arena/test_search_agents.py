@@ -218,7 +218,7 @@ def test_search_reaches_depth_with_a_node_budget():
         "arena.champion(spawn_paths=81)",
         "arena.champion(doom_ahead=-1)",
         "arena.champion(doom_ahead_len=-1)",
-        "arena.champion(doom_zombies=2)",
+        "arena.champion(doom_zombies=3)",
     ],
 )
 def test_bad_options_are_one_line_errors(ref):
