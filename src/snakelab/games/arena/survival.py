@@ -92,6 +92,17 @@ def _walk_free_times(st: I32, lay: I32, freet: I32, zombie_free: int) -> None:  
 
 
 @_jit
+def _on_zombie(lay: I32, st: I32, zc: I32, at: int, c: int) -> bool:  # pragma: no cover - jitted
+    """Whether cell ``c`` is one of the zombies' cells stored at ``zc[at:]``."""
+    zcap = lay[L_ZCAP]
+    for j in range(lay[L_NZ]):
+        for r in range(st[lay[L_ZHDR] + 2 * j + 1]):
+            if zc[at + j * zcap + r] == c:
+                return True
+    return False
+
+
+@_jit
 def _chase(
     st: I32, lay: I32, nbr: I32, t: int, head: int, freet: I32, onpath: I32, others: I32, zc: I32, at: int
 ) -> bool:  # pragma: no cover - jitted
@@ -103,6 +114,8 @@ def _chase(
     legal neighbour nearest the walking head or one of ``others`` (the other snakes'
     heads, held where they stand), ties LEFT, RIGHT, UP, DOWN; a cell is legal when it
     is free at step ``t`` (``freet``, off the walk) and no zombie's, or when it is a head.
+    It is :func:`.sim.zombies` played on the walk's free times instead of a position,
+    which the walk never builds.
     """
     nz, zcap, w = lay[L_NZ], lay[L_ZCAP], lay[L_W]
     nzc = nz * zcap
@@ -123,16 +136,8 @@ def _chase(
             for k in range(others.shape[0]):
                 if others[k] == m:
                     is_head = True
-            if not is_head:
-                if onpath[m] != 0 or freet[m] > t:
-                    continue
-                taken = False
-                for q in range(nz):
-                    for r in range(st[lay[L_ZHDR] + 2 * q + 1]):
-                        if zc[at + q * zcap + r] == m:
-                            taken = True
-                if taken:
-                    continue
+            if not is_head and (onpath[m] != 0 or freet[m] > t or _on_zombie(lay, st, zc, at, m)):
+                continue
             mx, my = m % w, m // w
             dist = abs(mx - hx) + abs(my - hy)
             for k in range(others.shape[0]):
@@ -147,17 +152,6 @@ def _chase(
             zc[zb + r] = zc[zb + r + 1]
         zc[zb + zlen - 1] = move
     return True
-
-
-@_jit
-def _on_zombie(lay: I32, st: I32, zc: I32, at: int, c: int) -> bool:  # pragma: no cover - jitted
-    """Whether cell ``c`` is one of the zombies' cells stored at ``zc[at:]``."""
-    zcap = lay[L_ZCAP]
-    for j in range(lay[L_NZ]):
-        for r in range(st[lay[L_ZHDR] + 2 * j + 1]):
-            if zc[at + j * zcap + r] == c:
-                return True
-    return False
 
 
 @_jit
