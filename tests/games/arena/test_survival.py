@@ -235,7 +235,8 @@ def test_the_champion_asked_to_play_the_chase_leaves_the_corridor_to_the_zombie(
     s = board(FORK, snakes=2, zombies=1)
     info = make("arena(game_width=31,game_height=5,num_snakes=2,num_zombies=1,num_apples=0,starting_length=2)").info
     st, lay, nbr = _encoded(s)
-    raced, chased = ChampionAgent(doom_ahead_len=0), ChampionAgent(doom_ahead_len=0, doom_zombies=2)
+    raced = ChampionAgent(doom_ahead_len=0, doom_zombies=1)
+    chased = ChampionAgent(doom_ahead_len=0, doom_zombies=2)
     for agent in (raced, chased):
         agent.reset(info, 0, 1)
     assert raced._settle([RIGHT, DOWN], st, lay, nbr, 1.0e308) == RIGHT

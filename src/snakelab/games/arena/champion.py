@@ -84,24 +84,19 @@ deepening within the budget, zombies exact, one compiled kernel (:func:`.voronoi
   The proof leaves other heads out, so a walk it finds can be closed by them: in six
   of eleven deaths traced at the contest's budget a walk existed one step and none the
   next. So a snake of at least ``doom_ahead_len`` (100) cells first asks for a walk
-  that keeps strictly ahead of every other head, zombies' included (``doom_zombies``),
-  for ``doom_ahead`` (8) steps (:func:`.survival.opponent_reach`), and plays the
-  best-ranked move with one. The replayed contest deaths then came back in 14 of 22
-  replays instead of 20. Asked at every length, it costs wins at 10 ms: four such
-  versions won 73 of 188 against three ``voronoi`` where the champions asking never
-  or from 100 cells won 206 of 400; the 2 to 5 moves a game it changes there are next
-  to other heads, where the contested apples are (one of them also let a zombie
-  herd a short snake into a corner, dying 0.30 times a game). At 10 ms the champion
-  reaches 100 cells in about a quarter of its games, late, and there it won 53 of 100
-  against three ``voronoi`` dying 0.06 times a game (``research/arena/champion.md``,
-  rounds 15 and 16). Raced as heads that can go anywhere, zombies shut only what they
-  reach in those 8 steps; ``doom_zombies=2`` moves them along the whole walk as the
-  rules do instead (each toward the nearest head, the walking one or another snake's
-  held where it stands: ``chase`` in :func:`.survival.alone_moves`), so a walk down a
-  corridor a zombie comes up is no walk, and one a zombie only runs beside is. At the
-  contest's budget that version won 25 of 40 (run seeds 45 to 48), dying 0.25 times a
-  game, where the default won 14 of 20 on seeds 45 and 46 and 58 of 130 in all; it is
-  not the default until its 10 ms line-ups are played (round 20);
+  that keeps strictly ahead of every other snake's head for ``doom_ahead`` (8) steps
+  (:func:`.survival.opponent_reach`) while the zombies move along the whole walk as
+  the rules move them (``doom_zombies=2``: each toward the nearest head, the walking
+  one or another snake's held where it stands; ``chase`` in
+  :func:`.survival.alone_moves`), and plays the best-ranked move with one. A walk down
+  a corridor a zombie is coming up is then no walk, and one a zombie only runs beside
+  is. Replayed from 40 steps before, the eleven traced deaths came back in 14 of 22
+  replays with the walk instead of 20. Asked at every length, the walk costs wins at
+  10 ms, where the 2 to 5 moves a game it changes are next to the contested apples; at
+  10 ms the champion reaches 100 cells in about a quarter of its games, late. With the
+  zombies raced as heads that can go anywhere for those 8 steps (``doom_zombies=1``)
+  the champion won 58 of 130 games at the contest's budget; with the chase, 25 of 40
+  on run seeds 45 to 48 (``research/arena/champion.md``, rounds 15 to 21);
 * **all of its budget** (``time_fraction``, 0.8 instead of the references' 0.4;
   ``partial``, ``killers``): the references stop before a depth their measured
   branching says will not finish, which left a third of the champion's planned time
@@ -262,10 +257,10 @@ class ChampionAgent(VoronoiAgent):
             first not proved doomed (8; 0: none is asked for).
         doom_ahead_len: Ask for the walk ahead (``doom_ahead``) only while the snake,
             growth included, is at least this long (100; 0: at every length).
-        doom_zombies: In the walk ahead, race the zombies' heads as the other snakes'
-            for ``doom_ahead`` steps (1, the default; see :func:`.survival.opponent_reach`),
-            leave them out (0), or move them along the whole walk as the rules do (2;
-            ``chase`` in :func:`.survival.alone_moves`).
+        doom_zombies: In the walk ahead, move the zombies along the whole walk as the
+            rules do (2, the default; ``chase`` in :func:`.survival.alone_moves`), race
+            their heads as the other snakes' for ``doom_ahead`` steps (1; see
+            :func:`.survival.opponent_reach`), or leave them out (0).
         partial: Search on to the deadline and keep what the cut-off depth decided (1),
             or stop, as the references do, before a depth that will not finish (0).
         killers: Try each ply's killer moves first (1; see :func:`.voronoi._ab`), or
@@ -296,7 +291,7 @@ class ChampionAgent(VoronoiAgent):
         doom: int = 5000,
         doom_ahead: int = 8,
         doom_ahead_len: int = 100,
-        doom_zombies: int = 1,
+        doom_zombies: int = 2,
         spawn: float = 15.0,
         spawn_paths: int = 8,
         partial: int = 1,
