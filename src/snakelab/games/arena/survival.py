@@ -235,7 +235,7 @@ def alone_moves(  # pragma: no cover - jitted
     c1 = nbr[4 * h + first]
     if c1 < 0 or freet[c1] > 1 or shut[c1] <= 1:
         return 0
-    heads = np.empty(lay[L_N], np.int32)
+    heads = np.empty(lay[L_N] if chase else 0, np.int32)  # the lone walk allocates nothing
     nothers = 0
     if chase:
         for i in range(lay[L_N]):
