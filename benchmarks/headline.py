@@ -82,7 +82,7 @@ def arena(jobs: int) -> list[Row]:
         ("arena", "4 × greedy, default game: seconds per game", f"{per_game:.2f}", "1.38 (bar: 2)"),
         (
             "arena",
-            "champion vs 3 greedy, 8 games of 1200 steps: wins, p99 ms",
+            "champion vs 3 greedy, 8 games of 1200 steps at 10 ms: wins, p99 ms",
             f"{wins}/8, {p99:.1f}",
             "100/100 (96.3–100 %), 8.33 ms",
         ),

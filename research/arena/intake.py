@@ -1,0 +1,239 @@
+"""Where the apples go: who was nearest when each appeared, who ate it, and how fast each length eats.
+
+``collect`` plays a line-up with seats rotating (the games of ``snakelab arena
+tournament`` on the same run seed) and appends one JSON line a game: the result, each
+seat's p99 move time, every snake's length every 100 steps, and every apple: the step it
+appeared, its cell, each live head's Manhattan and path distance to it then (a body
+cell k cells from its tail free from step k + 1, pending growth ignored; zombies and
+obstacles block), every snake's length, who ate it (-1: a zombie destroyed it or it
+expired) and when; and every death's player, step and cause (``ndeaths`` has the counts).
+It resumes a file it finds part-written:
+
+    python research/arena/intake.py collect t_s56.jsonl --seed 56 --games 10 --budget-ms 50 \
+        --game 'arena(duration=150)' arena.champion arena.voronoi arena.voronoi arena.voronoi
+
+``report`` reads such files and prints, by the eater's own length, apples eaten per 100
+steps alive at that length, and how often the snake nearest a new apple (by Manhattan
+and by path distance) ate it, for the first agent against the others together; then,
+for snakes of ``--long`` cells or more that were alone nearest a new apple by path, what
+became of it: they ate it, they ate another apple before it went, a zombie destroyed it
+or it expired, or another snake ate it while they ate nothing:
+
+    python research/arena/intake.py report research/arena/results/intake_contest_seed5*.jsonl.gz
+
+(``report`` reads gzip-compressed files too.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import gzip
+import json
+from collections import deque
+from typing import Any
+
+from snakelab.core.game import Budget
+from snakelab.core.registry import make, make_agent
+from snakelab.harness import match_seeds
+from snakelab.harness.match import play
+
+
+def path_dists(st: Any, target: int) -> list[int | None]:
+    """Each live head's breadth-first distance to ``target`` (None: dead or no path)."""
+    w, h = st.config.game_width, st.config.game_height
+    freet: dict[int, int] = {}
+    for b in st.bodies:
+        for k, c in enumerate(list(b)[:-1]):
+            freet[c] = k + 1
+    blocked = {c for z in st.zombies for c in z} | {c for o in st.obstacles for c in o}
+    out: list[int | None] = []
+    for i, b in enumerate(st.bodies):
+        if not (st.alive[i] and b):
+            out.append(None)
+            continue
+        dist = {b[-1]: 0}
+        q = deque([b[-1]])
+        found = None
+        while q:
+            c = q.popleft()
+            if c == target:
+                found = dist[c]
+                break
+            x, y, d1 = c % w, c // w, dist[c] + 1
+            for nx, ny in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)):
+                m = ny * w + nx
+                if 0 <= nx < w and 0 <= ny < h and m not in dist and m not in blocked and freet.get(m, 0) <= d1:
+                    dist[m] = d1
+                    q.append(m)
+        out.append(found)
+    return out
+
+
+class _Recorder:
+    """The ``on_step`` hook of one game: apples as they appear and go, lengths every 100 steps."""
+
+    def __init__(self, rec: dict[str, Any]) -> None:
+        self.rec = rec
+        self.live: dict[int, dict[str, Any]] = {}  # apple slot -> its record
+
+    def _gone(self, cell: list[int], eater: int, step: int) -> None:
+        for slot, a in list(self.live.items()):
+            if list(a["cell"]) == list(cell):
+                a["eater"], a["eaten"] = eater, step
+                del self.live[slot]
+                return
+
+    def __call__(self, st: Any, events: Any) -> None:
+        for e in events:
+            if e.kind == "death":
+                self.rec["deaths"].append((e.player, st.steps, e.data["cause"]))
+            if e.kind == "eat":
+                self._gone(e.data["cell"], e.player, st.steps)
+            elif e.kind in ("apple_destroyed", "apple_expired"):
+                self._gone(e.data["cell"], -1, st.steps)
+        w = st.config.game_width
+        for slot, c in enumerate(st.apples):
+            if c >= 0 and slot not in self.live:
+                x, y = c % w, c // w
+                md = [
+                    abs(b[-1] % w - x) + abs(b[-1] // w - y) if st.alive[i] and b else None
+                    for i, b in enumerate(st.bodies)
+                ]
+                a = {
+                    "spawn": st.steps,
+                    "cell": (x, y),
+                    "dist": md,
+                    "pdist": path_dists(st, c),
+                    "len": [len(b) for b in st.bodies],
+                    "eater": None,
+                }
+                self.rec["apples"].append(a)
+                self.live[slot] = a
+        if st.steps % 100 == 0:
+            self.rec["lengths"].append((st.steps, [len(b) for b in st.bodies], list(st.longest)))
+
+
+def collect(args: argparse.Namespace) -> None:
+    """Play the line-up's games and append one JSON line per game to ``args.out``."""
+    try:
+        with open(args.out) as f:
+            done = sum(1 for _ in f)
+    except FileNotFoundError:
+        done = 0
+    n = len(args.agents)
+    for k, seed in enumerate(match_seeds(args.seed, args.games)):
+        if k < done:
+            continue
+        names = tuple(args.agents[(i - k) % n] for i in range(n))
+        rec: dict[str, Any] = {"k": k, "seed": seed, "names": names, "apples": [], "lengths": [], "deaths": []}
+        agents = [make_agent(a) for a in names]
+        budget = Budget(time_s=args.budget_ms / 1000)
+        r = play(make(args.game), agents, seed, agent_names=names, budget=budget, measure=True, on_step=_Recorder(rec))
+        d = r.outcome.details
+        p99 = [1e3 * sorted(t)[int(0.99 * (len(t) - 1))] if t else None for t in r.move_times]
+        rec.update(winner=r.outcome.winner, longest=d["longest"], kills=d["kills"], ndeaths=d["deaths"], p99=p99)
+        with open(args.out, "a") as f:
+            f.write(json.dumps(rec) + "\n")
+        print(f"game {k}: winner {names[r.outcome.winner]} longest {d['longest']} deaths {d['deaths']}", flush=True)
+
+
+def report(args: argparse.Namespace) -> None:
+    """Intake rates and nearest-snake conversions by own length: the first agent against the rest."""
+    eat: collections.Counter[tuple[str, int]] = collections.Counter()
+    alive: collections.Counter[tuple[str, int]] = collections.Counter()
+    near = {key: collections.Counter[tuple[str, int]]() for key in ("dist", "pdist")}
+    conv = {key: collections.Counter[tuple[str, int]]() for key in ("dist", "pdist")}
+    fate: collections.Counter[tuple[str, str]] = collections.Counter()
+    games = wins = 0
+    for path in args.files:
+        with gzip.open(path, "rt") if path.endswith(".gz") else open(path) as f:
+            for line in f:
+                r = json.loads(line)
+                games += 1
+                first = r["k"] % len(r["names"])  # game k seats the first entry at k mod n
+                wins += r["winner"] == first
+
+                def side(i: int, first: int = first) -> str:
+                    return "first" if i == first else "others"
+
+                for a in r["apples"]:
+                    e = a["eater"]
+                    if e is None or e < 0:
+                        continue
+                    eat[(side(e), a["len"][e] // args.bucket)] += 1
+                    for key in ("dist", "pdist"):
+                        d = a.get(key, [])  # files of the first version have no path distances
+                        live = [i for i, v in enumerate(d) if v is not None]
+                        if not live:
+                            continue
+                        best = min(d[i] for i in live)
+                        ties = [i for i in live if d[i] == best]
+                        for i in ties:
+                            b = (side(i), a["len"][i] // args.bucket)
+                            near[key][b] += 1 / len(ties)
+                            conv[key][b] += (e == i) / len(ties)
+                eaten_at = collections.defaultdict(list)
+                for a in r["apples"]:
+                    if a["eater"] is not None and a["eater"] >= 0:
+                        eaten_at[a["eater"]].append(a["eaten"])
+                for a in r["apples"]:
+                    pd = a.get("pdist") or []
+                    live = [i for i, v in enumerate(pd) if v is not None]
+                    if a["eater"] is None or not live:
+                        continue
+                    best = min(pd[i] for i in live)
+                    ties = [i for i in live if pd[i] == best]
+                    if len(ties) != 1 or a["len"][ties[0]] < args.long:
+                        continue
+                    i = ties[0]
+                    if a["eater"] == i:
+                        what = "ate it"
+                    elif any(a["spawn"] <= t <= a["eaten"] for t in eaten_at[i]):
+                        what = "ate another first"
+                    elif a["eater"] < 0:
+                        what = "destroyed or expired"
+                    else:
+                        what = "lost it, ate nothing"
+                    fate[(side(i), what)] += 1
+                for _, lens, _ in r["lengths"]:
+                    for i, length in enumerate(lens):
+                        if length:
+                            alive[(side(i), length // args.bucket)] += 100
+    print(f"{games} games; the first agent won {wins}")
+    print("own length | apples per 100 steps alive: first / others | nearest ate it (Manhattan; path): first / others")
+    for b in sorted({k[1] for k in alive}):
+        cells = []
+        for s in ("first", "others"):
+            rate = 100 * eat[(s, b)] / alive[(s, b)] if alive[(s, b)] else float("nan")
+            cv = [conv[k][(s, b)] / near[k][(s, b)] if near[k][(s, b)] else float("nan") for k in ("dist", "pdist")]
+            cells.append(f"{rate:.2f} ({alive[(s, b)] // 100} samples) {cv[0]:.2f}; {cv[1]:.2f}")
+        print(f"{b * args.bucket:3d}-{(b + 1) * args.bucket - 1:3d} | " + " / ".join(cells))
+    for s in ("first", "others"):
+        total = sum(v for (who, _), v in fate.items() if who == s)
+        if total:
+            parts = ", ".join(f"{what} {100 * v / total:.0f} %" for (who, what), v in sorted(fate.items()) if who == s)
+            print(f"{s}, {args.long}+ cells, alone nearest by path ({total} apples): {parts}")
+
+
+def main() -> None:
+    """Parse the command line and run ``collect`` or ``report``."""
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("collect", help="play a line-up and record where the apples go")
+    c.add_argument("out")
+    c.add_argument("agents", nargs="+")
+    c.add_argument("--seed", type=int, default=1)
+    c.add_argument("--games", type=int, default=10)
+    c.add_argument("--budget-ms", type=float, default=50.0)
+    c.add_argument("--game", default="arena(duration=150)")
+    r = sub.add_parser("report", help="intake rates and conversions from collected files")
+    r.add_argument("files", nargs="+")
+    r.add_argument("--bucket", type=int, default=25)
+    r.add_argument("--long", type=int, default=100)
+    args = p.parse_args()
+    collect(args) if args.cmd == "collect" else report(args)
+
+
+if __name__ == "__main__":
+    main()
