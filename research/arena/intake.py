@@ -131,11 +131,19 @@ def collect(args: argparse.Namespace) -> None:
         budget = Budget(time_s=args.budget_ms / 1000)
         r = play(make(args.game), agents, seed, agent_names=names, budget=budget, measure=True, on_step=_Recorder(rec))
         d = r.outcome.details
-        p99 = [1e3 * sorted(t)[int(0.99 * (len(t) - 1))] if t else None for t in r.move_times]
+        timing = r.to_json()["move_timing"]  # the harness's own mean, p99 and max per seat
+        p99 = [t["p99_ms"] if isinstance(t, dict) else None for t in timing]
         rec.update(winner=r.outcome.winner, longest=d["longest"], kills=d["kills"], ndeaths=d["deaths"], p99=p99)
         with open(args.out, "a") as f:
             f.write(json.dumps(rec) + "\n")
         print(f"game {k}: winner {names[r.outcome.winner]} longest {d['longest']} deaths {d['deaths']}", flush=True)
+
+
+def _nearest(d: list[int | None]) -> list[int]:
+    """The snakes at the least distance in ``d`` (None: dead or no path)."""
+    live = [i for i, v in enumerate(d) if v is not None]
+    best = min((d[i] for i in live), default=None)
+    return [i for i in live if d[i] == best]
 
 
 def report(args: argparse.Namespace) -> None:
@@ -163,12 +171,7 @@ def report(args: argparse.Namespace) -> None:
                         continue
                     eat[(side(e), a["len"][e] // args.bucket)] += 1
                     for key in ("dist", "pdist"):
-                        d = a.get(key, [])  # files of the first version have no path distances
-                        live = [i for i, v in enumerate(d) if v is not None]
-                        if not live:
-                            continue
-                        best = min(d[i] for i in live)
-                        ties = [i for i in live if d[i] == best]
+                        ties = _nearest(a.get(key, []))  # files of the first version have no path distances
                         for i in ties:
                             b = (side(i), a["len"][i] // args.bucket)
                             near[key][b] += 1 / len(ties)
@@ -178,13 +181,8 @@ def report(args: argparse.Namespace) -> None:
                     if a["eater"] is not None and a["eater"] >= 0:
                         eaten_at[a["eater"]].append(a["eaten"])
                 for a in r["apples"]:
-                    pd = a.get("pdist") or []
-                    live = [i for i, v in enumerate(pd) if v is not None]
-                    if a["eater"] is None or not live:
-                        continue
-                    best = min(pd[i] for i in live)
-                    ties = [i for i in live if pd[i] == best]
-                    if len(ties) != 1 or a["len"][ties[0]] < args.long:
+                    ties = _nearest(a.get("pdist", []))
+                    if a["eater"] is None or len(ties) != 1 or a["len"][ties[0]] < args.long:
                         continue
                     i = ties[0]
                     if a["eater"] == i:
