@@ -95,8 +95,8 @@ deepening within the budget, zombies exact, one compiled kernel (:func:`.voronoi
   10 ms, where the 2 to 5 moves a game it changes are next to the contested apples; at
   10 ms the champion reaches 100 cells in about a quarter of its games, late. With the
   zombies raced as heads that can go anywhere for those 8 steps (``doom_zombies=1``)
-  the champion won 58 of 130 games at the contest's budget; with the chase, 72 of 140
-  on run seeds 45 to 56, 58 and 59 (``research/arena/champion.md``, rounds 15 to 22);
+  the champion won 58 of 130 games at the contest's budget; with the chase, 77 of 150
+  on run seeds 45 to 59 (``research/arena/champion.md``, rounds 15 to 23);
 * **all of its budget** (``time_fraction``, 0.8 instead of the references' 0.4;
   ``partial``, ``killers``): the references stop before a depth their measured
   branching says will not finish, which left a third of the champion's planned time
