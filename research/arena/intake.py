@@ -21,7 +21,18 @@ or it expired, or another snake ate it while they ate nothing:
 
     python research/arena/intake.py report research/arena/results/intake_contest_seed5*.jsonl.gz
 
-(``report`` reads gzip-compressed files too.)
+``phases`` reads the same files and prints, for each part of the game (``--phase`` steps,
+400 by default), apples eaten per 100 steps by the first agent, by the longest other
+snake at the start of each 100 steps (its rival), and by the rest, as the first agent
+leads or trails that rival; then, per game and split by whether the first agent won, how
+many new apples each of it and the eventual longest other snake was alone nearest to by
+path and ate, and how many it ate while another was nearest; then how often the snake
+alone nearest ate the apple by its lead over the next snake, and what became of the
+apples the first agent was alone nearest to and did not eat:
+
+    python research/arena/intake.py phases research/arena/results/intake_10ms_seed5*.jsonl.gz
+
+(``report`` and ``phases`` read gzip-compressed files too.)
 """
 
 from __future__ import annotations
@@ -31,6 +42,7 @@ import collections
 import gzip
 import json
 from collections import deque
+from collections.abc import Iterator
 from typing import Any
 
 from snakelab.core.game import Budget
@@ -214,6 +226,102 @@ def report(args: argparse.Namespace) -> None:
             print(f"{s}, {args.long}+ cells, alone nearest by path ({total} apples): {parts}")
 
 
+def _records(paths: list[str]) -> Iterator[dict[str, Any]]:
+    """Every game record of the files (gzip-compressed or not)."""
+    for path in paths:
+        with gzip.open(path, "rt") if path.endswith(".gz") else open(path) as f:
+            for line in f:
+                yield json.loads(line)
+
+
+def phases(args: argparse.Namespace) -> None:
+    """Intake by part of the game (the first agent, its rival, the rest) and nearest apples in won and lost games."""
+    rate: collections.Counter[tuple[int, str, str]] = collections.Counter()  # (phase, lead, role) -> apples
+    windows: collections.Counter[tuple[int, str, str]] = collections.Counter()
+    split: dict[bool, collections.Counter[str]] = {True: collections.Counter(), False: collections.Counter()}
+    games = {True: 0, False: 0}
+    by_lead: collections.Counter[tuple[str, str]] = collections.Counter()  # (side, lead bucket) -> nearest
+    lead_ate: collections.Counter[tuple[str, str]] = collections.Counter()
+    lost: collections.Counter[str] = collections.Counter()
+    named: collections.Counter[int] = collections.Counter()  # phase -> windows whose rival is the final leader
+    for r in _records(args.files):
+        n = len(r["names"])
+        first = r["k"] % n
+        others = [i for i in range(n) if i != first]
+        eaten_at = collections.defaultdict(list)
+        for a in r["apples"]:
+            if a["eater"] is not None and a["eater"] >= 0:
+                eaten_at[a["eater"]].append(a["eaten"])
+        end = max(t for t, _, _ in r["lengths"])
+        final = max(others, key=lambda i: r["longest"][i])
+        for t, _, longest in r["lengths"]:
+            if t >= end:
+                continue  # the game's last record starts no window
+            rival = max(others, key=lambda i: longest[i])
+            lead = "leads" if longest[first] >= longest[rival] else "trails"
+            named[t // args.phase] += rival == final
+            for i in range(n):
+                role = "first" if i == first else "rival" if i == rival else "others"
+                windows[(t // args.phase, lead, role)] += 1
+                rate[(t // args.phase, lead, role)] += sum(1 for e in eaten_at[i] if t < e <= t + 100)
+        won = r["winner"] == first
+        games[won] += 1
+        leader = max(others, key=lambda i: r["longest"][i])
+        for a in r["apples"]:
+            e, ties = a["eater"], _nearest(a.get("pdist", []))
+            if e is None or not ties:
+                continue
+            d = a["pdist"]
+            rest = [d[i] for i in range(n) if i != ties[0] and d[i] is not None]
+            if len(ties) == 1 and rest:
+                gap = min(rest) - d[ties[0]]
+                bucket = "1-2" if gap <= 2 else "3-4" if gap <= 4 else "5-7" if gap <= 7 else "8+"
+                side = "first" if ties[0] == first else "others"
+                by_lead[(side, bucket)] += 1
+                lead_ate[(side, bucket)] += e == ties[0]
+                if ties[0] == first and e != first:
+                    if any(a["spawn"] < t <= a["eaten"] for t in eaten_at[first]):
+                        lost["it ate another apple first"] += 1
+                    elif e < 0:
+                        lost["a zombie destroyed it or it expired"] += 1
+                    else:
+                        lost["another snake ate it while it ate nothing"] += 1
+            for who, i in (("first", first), ("leader", leader)):
+                if ties == [i]:
+                    split[won][f"{who} nearest"] += 1
+                    split[won][f"{who} nearest, ate it"] += e == i
+                elif e == i:
+                    split[won][f"{who} ate, another nearer"] += 1
+    print(f"apples per 100 steps, by part of the game ({args.phase} steps) and whether the first agent leads its rival")
+    for key in sorted(windows):
+        ph, lead, role = key
+        per100 = rate[key] / windows[key]
+        print(f"  steps {ph * args.phase:5d}+ {lead:6s} {role:6s} {per100:.2f} ({windows[key]} windows)")
+    ph_windows: collections.Counter[int] = collections.Counter()
+    for (p, _, role), v in windows.items():
+        ph_windows[p] += v if role == "first" else 0
+    print(
+        "windows whose rival is the longest other snake at the end: "
+        + ", ".join(f"steps {p * args.phase}+ {named[p] / ph_windows[p]:.2f}" for p in sorted(ph_windows))
+    )
+    for won in (True, False):
+        g = games[won]
+        if g:
+            parts = ", ".join(f"{k} {v / g:.1f}" for k, v in sorted(split[won].items()))
+            print(f"games the first agent {'won' if won else 'lost'} ({g}), per game: {parts}")
+    print("the snake alone nearest ate it, by its lead in steps over the next snake: first / others")
+    for bucket in ("1-2", "3-4", "5-7", "8+"):
+        cells = [
+            f"{lead_ate[(s, bucket)] / by_lead[(s, bucket)]:.2f} of {by_lead[(s, bucket)]}" for s in ("first", "others")
+        ]
+        print(f"  {bucket:4s} " + " / ".join(cells))
+    total = sum(games.values())
+    print(
+        "apples the first agent was alone nearest to and did not eat, per game: "
+        + ", ".join(f"{k} {v / total:.2f}" for k, v in sorted(lost.items()))
+    )
+
+
 def main() -> None:
     """Parse the command line and run ``collect`` or ``report``."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -229,8 +337,11 @@ def main() -> None:
     r.add_argument("files", nargs="+")
     r.add_argument("--bucket", type=int, default=25)
     r.add_argument("--long", type=int, default=100)
+    ph = sub.add_parser("phases", help="intake by part of the game, and nearest apples in won and lost games")
+    ph.add_argument("files", nargs="+")
+    ph.add_argument("--phase", type=int, default=400)
     args = p.parse_args()
-    collect(args) if args.cmd == "collect" else report(args)
+    {"collect": collect, "report": report, "phases": phases}[args.cmd](args)
 
 
 if __name__ == "__main__":

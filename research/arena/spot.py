@@ -1,0 +1,129 @@
+"""Does the champion stand at its spawn spot when an apple appears, and how often is the spot nearest?
+
+Plays a line-up with seats rotating (the games of ``snakelab arena tournament`` on the
+same run seed) and, for every new apple that appears while the champion was waiting (its
+last move's :func:`snakelab.games.arena.voronoi.spawn_spot` was a cell, not a race of its
+own), records how far its head stood from that spot (Manhattan), whether its head was
+alone nearest to the new apple by path, and whether the spot itself would have been
+(paths as ``intake.path_dists`` counts them: bodies free once their tail has passed,
+zombies in the way). It also counts the share of the champion's moves spent waiting:
+
+    python research/arena/spot.py --seed 91 --games 6 --budget-ms 10
+
+With ``round24_spot_probe.patch`` applied, ``spawn_spot`` also leaves the share of the free
+cells its spot is alone nearest to (by path, per mille) in the race table, and the counts
+add its sum over the apples that appeared while waiting (``predicted per mille``): the
+spot's own forecast, to set beside how often it was alone nearest.
+
+The champion must be the first entry; the others default to three ``arena.voronoi``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+from collections import deque
+from typing import Any
+
+from intake import path_dists
+
+from snakelab.core.game import Budget
+from snakelab.core.registry import make, make_agent
+from snakelab.games.arena import champion as ch
+from snakelab.games.arena.voronoi import W_SPAWN, W_SPAWN_CELL
+from snakelab.harness import match_seeds
+from snakelab.harness.match import play
+
+_at_root = ch.ChampionAgent._at_root
+
+
+def _recording_at_root(self: Any, wts: Any, root: Any, lay: Any, nbr: Any) -> Any:
+    """The champion's own root step, keeping each move's spawn spot (-1: a race of its own)."""
+    out = _at_root(self, wts, root, lay, nbr)
+    self.spots.append(int(out[W_SPAWN_CELL]) if out[W_SPAWN] != 0.0 else -1)
+    self.forecasts.append(getattr(self, "probe", None))  # set only with round24_spot_probe.patch
+    return out
+
+
+def _steps_from(st: Any, src: int, target: int) -> int | None:
+    """Breadth-first steps from cell ``src`` to ``target`` over the board as ``path_dists`` sees it."""
+    w, h = st.config.game_width, st.config.game_height
+    freet = {c: k + 1 for b in st.bodies for k, c in enumerate(list(b)[:-1])}
+    blocked = {c for z in st.zombies for c in z} | {c for o in st.obstacles for c in o}
+    dist = {src: 0}
+    q = deque([src])
+    while q:
+        c = q.popleft()
+        if c == target:
+            return dist[c]
+        x, y, d1 = c % w, c // w, dist[c] + 1
+        for nx, ny in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)):
+            m = ny * w + nx
+            if 0 <= nx < w and 0 <= ny < h and m not in dist and m not in blocked and freet.get(m, 0) <= d1:
+                dist[m] = d1
+                q.append(m)
+    return None
+
+
+def main() -> None:
+    """Play the games and print the counts after each."""
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("agents", nargs="*", default=["arena.champion"] + ["arena.voronoi"] * 3)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--games", type=int, default=6)
+    p.add_argument("--budget-ms", type=float, default=10.0)
+    p.add_argument("--game", default="arena(duration=60)")
+    args = p.parse_args()
+    ch.ChampionAgent._at_root = _recording_at_root  # type: ignore[method-assign]
+    n = len(args.agents)
+    c: collections.Counter[str] = collections.Counter()
+    gaps: list[int] = []
+    for k, seed in enumerate(match_seeds(args.seed, args.games)):
+        names = tuple(args.agents[(i - k) % n] for i in range(n))
+        agents = [make_agent(a) for a in names]
+        me = k % n
+        agents[me].spots = []  # type: ignore[attr-defined]
+        agents[me].forecasts = []  # type: ignore[attr-defined]
+        before: list[list[int] | None] = [None]
+
+        def hook(st: Any, events: Any, agents: Any = agents, me: int = me, before: Any = before) -> None:
+            spots = agents[me].spots
+            if spots:
+                c["moves"] += 1
+                c["moves waiting"] += spots[-1] >= 0
+            now = list(st.apples)
+            w = st.config.game_width
+            if before[0] is not None and spots and spots[-1] >= 0 and st.alive[me]:
+                spot, head = spots[-1], st.bodies[me][-1]
+                for slot, cell in enumerate(now):
+                    if cell < 0 or cell == before[0][slot]:
+                        continue
+                    d = path_dists(st, cell)
+                    rest = [d[i] for i in range(n) if i != me and d[i] is not None]
+                    best = min(rest, default=1 << 30)
+                    gap = abs(head % w - spot % w) + abs(head // w - spot // w)
+                    from_spot = _steps_from(st, spot, cell)
+                    gaps.append(gap)
+                    c["apples while waiting"] += 1
+                    if agents[me].forecasts[-1] is not None:
+                        c["predicted per mille"] += agents[me].forecasts[-1]
+                    c["head alone nearest"] += d[me] is not None and d[me] < best
+                    c["spot alone nearest"] += from_spot is not None and from_spot < best
+                    c["head within 2 of the spot"] += gap <= 2
+            before[0] = now
+
+        r = play(
+            make(args.game),
+            agents,
+            seed,
+            agent_names=names,
+            budget=Budget(time_s=args.budget_ms / 1000),
+            on_step=hook,
+        )
+        gaps.sort()
+        median = gaps[len(gaps) // 2] if gaps else None
+        print(f"game {k}: longest {r.outcome.details['longest']}; so far {dict(c)}; median gap {median}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
