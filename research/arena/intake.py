@@ -51,35 +51,33 @@ from snakelab.harness import match_seeds
 from snakelab.harness.match import play
 
 
-def path_dists(st: Any, target: int) -> list[int | None]:
-    """Each live head's breadth-first distance to ``target`` (None: dead or no path)."""
+def steps_from(st: Any, src: int, target: int) -> int | None:
+    """Breadth-first steps from cell ``src`` to ``target`` (None: no path).
+
+    A body cell ``k`` cells from its tail is free from step ``k + 1``, pending growth
+    ignored; zombies and obstacles block.
+    """
     w, h = st.config.game_width, st.config.game_height
-    freet: dict[int, int] = {}
-    for b in st.bodies:
-        for k, c in enumerate(list(b)[:-1]):
-            freet[c] = k + 1
+    freet = {c: k + 1 for b in st.bodies for k, c in enumerate(list(b)[:-1])}
     blocked = {c for z in st.zombies for c in z} | {c for o in st.obstacles for c in o}
-    out: list[int | None] = []
-    for i, b in enumerate(st.bodies):
-        if not (st.alive[i] and b):
-            out.append(None)
-            continue
-        dist = {b[-1]: 0}
-        q = deque([b[-1]])
-        found = None
-        while q:
-            c = q.popleft()
-            if c == target:
-                found = dist[c]
-                break
-            x, y, d1 = c % w, c // w, dist[c] + 1
-            for nx, ny in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)):
-                m = ny * w + nx
-                if 0 <= nx < w and 0 <= ny < h and m not in dist and m not in blocked and freet.get(m, 0) <= d1:
-                    dist[m] = d1
-                    q.append(m)
-        out.append(found)
-    return out
+    dist = {src: 0}
+    q = deque([src])
+    while q:
+        c = q.popleft()
+        if c == target:
+            return dist[c]
+        x, y, d1 = c % w, c // w, dist[c] + 1
+        for nx, ny in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)):
+            m = ny * w + nx
+            if 0 <= nx < w and 0 <= ny < h and m not in dist and m not in blocked and freet.get(m, 0) <= d1:
+                dist[m] = d1
+                q.append(m)
+    return None
+
+
+def path_dists(st: Any, target: int) -> list[int | None]:
+    """Each live head's breadth-first distance to ``target`` (None: dead or no path; see :func:`steps_from`)."""
+    return [steps_from(st, b[-1], target) if st.alive[i] and b else None for i, b in enumerate(st.bodies)]
 
 
 class _Recorder:

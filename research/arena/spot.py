@@ -22,10 +22,9 @@ from __future__ import annotations
 
 import argparse
 import collections
-from collections import deque
 from typing import Any
 
-from intake import path_dists
+from intake import path_dists, steps_from
 
 from snakelab.core.game import Budget
 from snakelab.core.registry import make, make_agent
@@ -43,26 +42,6 @@ def _recording_at_root(self: Any, wts: Any, root: Any, lay: Any, nbr: Any) -> An
     self.spots.append(int(out[W_SPAWN_CELL]) if out[W_SPAWN] != 0.0 else -1)
     self.forecasts.append(getattr(self, "probe", None))  # set only with round24_spot_probe.patch
     return out
-
-
-def _steps_from(st: Any, src: int, target: int) -> int | None:
-    """Breadth-first steps from cell ``src`` to ``target`` over the board as ``path_dists`` sees it."""
-    w, h = st.config.game_width, st.config.game_height
-    freet = {c: k + 1 for b in st.bodies for k, c in enumerate(list(b)[:-1])}
-    blocked = {c for z in st.zombies for c in z} | {c for o in st.obstacles for c in o}
-    dist = {src: 0}
-    q = deque([src])
-    while q:
-        c = q.popleft()
-        if c == target:
-            return dist[c]
-        x, y, d1 = c % w, c // w, dist[c] + 1
-        for nx, ny in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)):
-            m = ny * w + nx
-            if 0 <= nx < w and 0 <= ny < h and m not in dist and m not in blocked and freet.get(m, 0) <= d1:
-                dist[m] = d1
-                q.append(m)
-    return None
 
 
 def main() -> None:
@@ -102,7 +81,7 @@ def main() -> None:
                     rest = [d[i] for i in range(n) if i != me and d[i] is not None]
                     best = min(rest, default=1 << 30)
                     gap = abs(head % w - spot % w) + abs(head // w - spot // w)
-                    from_spot = _steps_from(st, spot, cell)
+                    from_spot = steps_from(st, spot, cell)
                     gaps.append(gap)
                     c["apples while waiting"] += 1
                     if agents[me].forecasts[-1] is not None:
