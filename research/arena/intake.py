@@ -51,15 +51,21 @@ from snakelab.harness import match_seeds
 from snakelab.harness.match import play
 
 
-def steps_from(st: Any, src: int, target: int) -> int | None:
-    """Breadth-first steps from cell ``src`` to ``target`` (None: no path).
-
-    A body cell ``k`` cells from its tail is free from step ``k + 1``, pending growth
-    ignored; zombies and obstacles block.
-    """
-    w, h = st.config.game_width, st.config.game_height
+def _board(st: Any) -> tuple[dict[int, int], set[int]]:
+    """The step from which each body cell is free (``k + 1`` for the ``k``-th from its tail), and the blocked cells."""
     freet = {c: k + 1 for b in st.bodies for k, c in enumerate(list(b)[:-1])}
     blocked = {c for z in st.zombies for c in z} | {c for o in st.obstacles for c in o}
+    return freet, blocked
+
+
+def steps_from(st: Any, src: int, target: int, board: tuple[dict[int, int], set[int]] | None = None) -> int | None:
+    """Breadth-first steps from cell ``src`` to ``target`` (None: no path).
+
+    A body cell is free once its tail has passed, pending growth ignored; zombies and
+    obstacles block (``board``: :func:`_board` of ``st``, when the caller has it).
+    """
+    w, h = st.config.game_width, st.config.game_height
+    freet, blocked = board or _board(st)
     dist = {src: 0}
     q = deque([src])
     while q:
@@ -77,7 +83,8 @@ def steps_from(st: Any, src: int, target: int) -> int | None:
 
 def path_dists(st: Any, target: int) -> list[int | None]:
     """Each live head's breadth-first distance to ``target`` (None: dead or no path; see :func:`steps_from`)."""
-    return [steps_from(st, b[-1], target) if st.alive[i] and b else None for i, b in enumerate(st.bodies)]
+    board = _board(st)
+    return [steps_from(st, b[-1], target, board) if st.alive[i] and b else None for i, b in enumerate(st.bodies)]
 
 
 class _Recorder:
@@ -156,6 +163,14 @@ def _nearest(d: list[int | None]) -> list[int]:
     return [i for i in live if d[i] == best]
 
 
+def _records(paths: list[str]) -> Iterator[dict[str, Any]]:
+    """Every game record of the files (gzip-compressed or not)."""
+    for path in paths:
+        with gzip.open(path, "rt") if path.endswith(".gz") else open(path) as f:
+            for line in f:
+                yield json.loads(line)
+
+
 def report(args: argparse.Namespace) -> None:
     """Intake rates and nearest-snake conversions by own length: the first agent against the rest."""
     eat: collections.Counter[tuple[str, int]] = collections.Counter()
@@ -164,50 +179,47 @@ def report(args: argparse.Namespace) -> None:
     conv = {key: collections.Counter[tuple[str, int]]() for key in ("dist", "pdist")}
     fate: collections.Counter[tuple[str, str]] = collections.Counter()
     games = wins = 0
-    for path in args.files:
-        with gzip.open(path, "rt") if path.endswith(".gz") else open(path) as f:
-            for line in f:
-                r = json.loads(line)
-                games += 1
-                first = r["k"] % len(r["names"])  # game k seats the first entry at k mod n
-                wins += r["winner"] == first
+    for r in _records(args.files):
+        games += 1
+        first = r["k"] % len(r["names"])  # game k seats the first entry at k mod n
+        wins += r["winner"] == first
 
-                def side(i: int, first: int = first) -> str:
-                    return "first" if i == first else "others"
+        def side(i: int, first: int = first) -> str:
+            return "first" if i == first else "others"
 
-                for a in r["apples"]:
-                    e = a["eater"]
-                    if e is None or e < 0:
-                        continue
-                    eat[(side(e), a["len"][e] // args.bucket)] += 1
-                    for key in ("dist", "pdist"):
-                        ties = _nearest(a.get(key, []))  # files of the first version have no path distances
-                        for i in ties:
-                            b = (side(i), a["len"][i] // args.bucket)
-                            near[key][b] += 1 / len(ties)
-                            conv[key][b] += (e == i) / len(ties)
-                eaten_at = collections.defaultdict(list)
-                for a in r["apples"]:
-                    if a["eater"] is not None and a["eater"] >= 0:
-                        eaten_at[a["eater"]].append(a["eaten"])
-                for a in r["apples"]:
-                    ties = _nearest(a.get("pdist", []))
-                    if a["eater"] is None or len(ties) != 1 or a["len"][ties[0]] < args.long:
-                        continue
-                    i = ties[0]
-                    if a["eater"] == i:
-                        what = "ate it"
-                    elif any(a["spawn"] <= t <= a["eaten"] for t in eaten_at[i]):
-                        what = "ate another first"
-                    elif a["eater"] < 0:
-                        what = "destroyed or expired"
-                    else:
-                        what = "lost it, ate nothing"
-                    fate[(side(i), what)] += 1
-                for _, lens, _ in r["lengths"]:
-                    for i, length in enumerate(lens):
-                        if length:
-                            alive[(side(i), length // args.bucket)] += 100
+        for a in r["apples"]:
+            e = a["eater"]
+            if e is None or e < 0:
+                continue
+            eat[(side(e), a["len"][e] // args.bucket)] += 1
+            for key in ("dist", "pdist"):
+                ties = _nearest(a.get(key, []))  # files of the first version have no path distances
+                for i in ties:
+                    b = (side(i), a["len"][i] // args.bucket)
+                    near[key][b] += 1 / len(ties)
+                    conv[key][b] += (e == i) / len(ties)
+        eaten_at = collections.defaultdict(list)
+        for a in r["apples"]:
+            if a["eater"] is not None and a["eater"] >= 0:
+                eaten_at[a["eater"]].append(a["eaten"])
+        for a in r["apples"]:
+            ties = _nearest(a.get("pdist", []))
+            if a["eater"] is None or len(ties) != 1 or a["len"][ties[0]] < args.long:
+                continue
+            i = ties[0]
+            if a["eater"] == i:
+                what = "ate it"
+            elif any(a["spawn"] <= t <= a["eaten"] for t in eaten_at[i]):
+                what = "ate another first"
+            elif a["eater"] < 0:
+                what = "destroyed or expired"
+            else:
+                what = "lost it, ate nothing"
+            fate[(side(i), what)] += 1
+        for _, lens, _ in r["lengths"]:
+            for i, length in enumerate(lens):
+                if length:
+                    alive[(side(i), length // args.bucket)] += 100
     print(f"{games} games; the first agent won {wins}")
     print("own length | apples per 100 steps alive: first / others | nearest ate it (Manhattan; path): first / others")
     for b in sorted({k[1] for k in alive}):
@@ -224,14 +236,6 @@ def report(args: argparse.Namespace) -> None:
             print(f"{s}, {args.long}+ cells, alone nearest by path ({total} apples): {parts}")
 
 
-def _records(paths: list[str]) -> Iterator[dict[str, Any]]:
-    """Every game record of the files (gzip-compressed or not)."""
-    for path in paths:
-        with gzip.open(path, "rt") if path.endswith(".gz") else open(path) as f:
-            for line in f:
-                yield json.loads(line)
-
-
 def phases(args: argparse.Namespace) -> None:
     """Intake by part of the game (the first agent, its rival, the rest) and nearest apples in won and lost games."""
     rate: collections.Counter[tuple[int, str, str]] = collections.Counter()  # (phase, lead, role) -> apples
@@ -242,6 +246,7 @@ def phases(args: argparse.Namespace) -> None:
     lead_ate: collections.Counter[tuple[str, str]] = collections.Counter()
     lost: collections.Counter[str] = collections.Counter()
     named: collections.Counter[int] = collections.Counter()  # phase -> windows whose rival is the final leader
+    ph_windows: collections.Counter[int] = collections.Counter()  # phase -> windows (one per game)
     for r in _records(args.files):
         n = len(r["names"])
         first = r["k"] % n
@@ -258,13 +263,13 @@ def phases(args: argparse.Namespace) -> None:
             rival = max(others, key=lambda i: longest[i])
             lead = "leads" if longest[first] >= longest[rival] else "trails"
             named[t // args.phase] += rival == final
+            ph_windows[t // args.phase] += 1
             for i in range(n):
                 role = "first" if i == first else "rival" if i == rival else "others"
                 windows[(t // args.phase, lead, role)] += 1
                 rate[(t // args.phase, lead, role)] += sum(1 for e in eaten_at[i] if t < e <= t + 100)
         won = r["winner"] == first
         games[won] += 1
-        leader = max(others, key=lambda i: r["longest"][i])
         for a in r["apples"]:
             e, ties = a["eater"], _nearest(a.get("pdist", []))
             if e is None or not ties:
@@ -284,7 +289,7 @@ def phases(args: argparse.Namespace) -> None:
                         lost["a zombie destroyed it or it expired"] += 1
                     else:
                         lost["another snake ate it while it ate nothing"] += 1
-            for who, i in (("first", first), ("leader", leader)):
+            for who, i in (("first", first), ("leader", final)):
                 if ties == [i]:
                     split[won][f"{who} nearest"] += 1
                     split[won][f"{who} nearest, ate it"] += e == i
@@ -295,9 +300,6 @@ def phases(args: argparse.Namespace) -> None:
         ph, lead, role = key
         per100 = rate[key] / windows[key]
         print(f"  steps {ph * args.phase:5d}+ {lead:6s} {role:6s} {per100:.2f} ({windows[key]} windows)")
-    ph_windows: collections.Counter[int] = collections.Counter()
-    for (p, _, role), v in windows.items():
-        ph_windows[p] += v if role == "first" else 0
     print(
         "windows whose rival is the longest other snake at the end: "
         + ", ".join(f"steps {p * args.phase}+ {named[p] / ph_windows[p]:.2f}" for p in sorted(ph_windows))
@@ -321,7 +323,7 @@ def phases(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    """Parse the command line and run ``collect`` or ``report``."""
+    """Parse the command line and run ``collect``, ``report`` or ``phases``."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
     c = sub.add_parser("collect", help="play a line-up and record where the apples go")
