@@ -28,12 +28,10 @@ import copy
 import pickle
 from typing import Any
 
-from intake import path_dists, steps_from
+from intake import lineup, path_dists, play_spec, steps_from
 
 from snakelab.core.game import Budget
 from snakelab.core.registry import make, make_agent
-from snakelab.harness import match_seeds
-from snakelab.harness.match import play
 
 LEAD, NEAR, AFTER, CLOSER = 5, 6, 6, 3
 
@@ -43,9 +41,7 @@ def collect(args: argparse.Namespace) -> None:
     n = len(args.agents)
     found: list[dict[str, Any]] = []
     c: collections.Counter[str] = collections.Counter()
-    for k, seed in enumerate(match_seeds(args.seed, args.games)):
-        names = tuple(args.agents[(i - k) % n] for i in range(n))
-        me = k % n
+    for k, (spec, me) in enumerate(lineup(args.agents, args.seed, args.games, args.game, args.budget_ms)):
         track: dict[int, dict[str, Any]] = {}
         before: list[list[int] | None] = [None]
 
@@ -69,14 +65,7 @@ def collect(args: argparse.Namespace) -> None:
                         found.append({"game": k, "me": me, **t, "after": now})
             before[0] = list(st.apples)
 
-        play(
-            make(args.game),
-            [make_agent(a) for a in names],
-            seed,
-            agent_names=names,
-            budget=Budget(time_s=args.budget_ms / 1000),
-            on_step=hook,
-        )
+        play_spec(spec, [make_agent(a) for a in spec.agents], hook)
         with open(args.out, "wb") as f:
             pickle.dump(found, f)
         print(f"game {k}: {dict(c)}", flush=True)

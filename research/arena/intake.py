@@ -45,10 +45,9 @@ from collections import deque
 from collections.abc import Iterator
 from typing import Any
 
-from snakelab.core.game import Budget
+from snakelab.cli.arena import tournament_specs
 from snakelab.core.registry import make, make_agent
-from snakelab.harness import match_seeds
-from snakelab.harness.match import play
+from snakelab.harness.match import MatchSpec, play
 
 
 def _board(st: Any) -> tuple[dict[int, int], set[int]]:
@@ -131,6 +130,25 @@ class _Recorder:
             self.rec["lengths"].append((st.steps, [len(b) for b in st.bodies], list(st.longest)))
 
 
+def lineup(agents: list[str], seed: int, games: int, game: str, budget_ms: float) -> list[tuple[MatchSpec, int]]:
+    """The games ``snakelab arena tournament`` plays for these entries and run seed, with the first entry's seat."""
+    specs, seats = tournament_specs(agents, len(agents), games, seed, game, budget_ms)
+    return [(spec, seat.index(0)) for spec, seat in zip(specs, seats, strict=True)]
+
+
+def play_spec(spec: MatchSpec, agents: list[Any], on_step: Any) -> Any:
+    """Play one of :func:`lineup`'s games with these agents (built from ``spec.agents``), calling ``on_step``."""
+    return play(
+        make(spec.game),
+        agents,
+        spec.seed,
+        agent_names=spec.agents,
+        budget=spec.budget,
+        measure=spec.measure,
+        on_step=on_step,
+    )
+
+
 def collect(args: argparse.Namespace) -> None:
     """Play the line-up's games and append one JSON line per game to ``args.out``."""
     try:
@@ -138,15 +156,12 @@ def collect(args: argparse.Namespace) -> None:
             done = sum(1 for _ in f)
     except FileNotFoundError:
         done = 0
-    n = len(args.agents)
-    for k, seed in enumerate(match_seeds(args.seed, args.games)):
+    for k, (spec, _) in enumerate(lineup(args.agents, args.seed, args.games, args.game, args.budget_ms)):
         if k < done:
             continue
-        names = tuple(args.agents[(i - k) % n] for i in range(n))
-        rec: dict[str, Any] = {"k": k, "seed": seed, "names": names, "apples": [], "lengths": [], "deaths": []}
-        agents = [make_agent(a) for a in names]
-        budget = Budget(time_s=args.budget_ms / 1000)
-        r = play(make(args.game), agents, seed, agent_names=names, budget=budget, measure=True, on_step=_Recorder(rec))
+        names = spec.agents
+        rec: dict[str, Any] = {"k": k, "seed": spec.seed, "names": names, "apples": [], "lengths": [], "deaths": []}
+        r = play_spec(spec, [make_agent(a) for a in names], _Recorder(rec))
         d = r.outcome.details
         timing = r.to_json()["move_timing"]  # the harness's own mean, p99 and max per seat
         p99 = [t["p99_ms"] if isinstance(t, dict) else None for t in timing]

@@ -24,14 +24,11 @@ import argparse
 import collections
 from typing import Any
 
-from intake import path_dists, steps_from
+from intake import lineup, path_dists, play_spec, steps_from
 
-from snakelab.core.game import Budget
-from snakelab.core.registry import make, make_agent
+from snakelab.core.registry import make_agent
 from snakelab.games.arena import champion as ch
 from snakelab.games.arena.voronoi import W_SPAWN, W_SPAWN_CELL
-from snakelab.harness import match_seeds
-from snakelab.harness.match import play
 
 _at_root = ch.ChampionAgent._at_root
 
@@ -57,10 +54,8 @@ def main() -> None:
     n = len(args.agents)
     c: collections.Counter[str] = collections.Counter()
     gaps: list[int] = []
-    for k, seed in enumerate(match_seeds(args.seed, args.games)):
-        names = tuple(args.agents[(i - k) % n] for i in range(n))
-        agents = [make_agent(a) for a in names]
-        me = k % n
+    for k, (spec, me) in enumerate(lineup(args.agents, args.seed, args.games, args.game, args.budget_ms)):
+        agents = [make_agent(a) for a in spec.agents]
         agents[me].spots = []  # type: ignore[attr-defined]
         agents[me].forecasts = []  # type: ignore[attr-defined]
         before: list[list[int] | None] = [None]
@@ -91,14 +86,7 @@ def main() -> None:
                     c["head within 2 of the spot"] += gap <= 2
             before[0] = now
 
-        r = play(
-            make(args.game),
-            agents,
-            seed,
-            agent_names=names,
-            budget=Budget(time_s=args.budget_ms / 1000),
-            on_step=hook,
-        )
+        r = play_spec(spec, agents, hook)
         gaps.sort()
         median = gaps[len(gaps) // 2] if gaps else None
         print(f"game {k}: longest {r.outcome.details['longest']}; so far {dict(c)}; median gap {median}", flush=True)
