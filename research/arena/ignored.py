@@ -65,7 +65,7 @@ def collect(args: argparse.Namespace) -> None:
                         found.append({"game": k, "me": me, **t, "after": now})
             before[0] = list(st.apples)
 
-        play_spec(spec, [make_agent(a) for a in spec.agents], hook)
+        play_spec(spec, hook)
         with open(args.out, "wb") as f:
             pickle.dump(found, f)
         print(f"game {k}: {dict(c)}", flush=True)

@@ -136,17 +136,22 @@ def lineup(agents: list[str], seed: int, games: int, game: str, budget_ms: float
     return [(spec, seat.index(0)) for spec, seat in zip(specs, seats, strict=True)]
 
 
-def play_spec(spec: MatchSpec, agents: list[Any], on_step: Any) -> Any:
-    """Play one of :func:`lineup`'s games with these agents (built from ``spec.agents``), calling ``on_step``."""
+def play_spec(spec: MatchSpec, on_step: Any, agents: list[Any] | None = None) -> Any:
+    """Play one of :func:`lineup`'s games, calling ``on_step``; ``agents`` built from ``spec.agents`` unless given."""
     return play(
         make(spec.game),
-        agents,
+        agents if agents is not None else [make_agent(a) for a in spec.agents],
         spec.seed,
         agent_names=spec.agents,
         budget=spec.budget,
         measure=spec.measure,
         on_step=on_step,
     )
+
+
+def _first_seat(rec: dict[str, Any]) -> int:
+    """The first entry's seat in a recorded game (older records lack ``first``: game k seats it at k mod n)."""
+    return int(rec.get("first", rec["k"] % len(rec["names"])))
 
 
 def collect(args: argparse.Namespace) -> None:
@@ -156,12 +161,20 @@ def collect(args: argparse.Namespace) -> None:
             done = sum(1 for _ in f)
     except FileNotFoundError:
         done = 0
-    for k, (spec, _) in enumerate(lineup(args.agents, args.seed, args.games, args.game, args.budget_ms)):
+    for k, (spec, first) in enumerate(lineup(args.agents, args.seed, args.games, args.game, args.budget_ms)):
         if k < done:
             continue
         names = spec.agents
-        rec: dict[str, Any] = {"k": k, "seed": spec.seed, "names": names, "apples": [], "lengths": [], "deaths": []}
-        r = play_spec(spec, [make_agent(a) for a in names], _Recorder(rec))
+        rec: dict[str, Any] = {
+            "k": k,
+            "seed": spec.seed,
+            "names": names,
+            "first": first,
+            "apples": [],
+            "lengths": [],
+            "deaths": [],
+        }
+        r = play_spec(spec, _Recorder(rec))
         d = r.outcome.details
         timing = r.to_json()["move_timing"]  # the harness's own mean, p99 and max per seat
         p99 = [t["p99_ms"] if isinstance(t, dict) else None for t in timing]
@@ -196,7 +209,7 @@ def report(args: argparse.Namespace) -> None:
     games = wins = 0
     for r in _records(args.files):
         games += 1
-        first = r["k"] % len(r["names"])  # game k seats the first entry at k mod n
+        first = _first_seat(r)
         wins += r["winner"] == first
 
         def side(i: int, first: int = first) -> str:
@@ -264,7 +277,7 @@ def phases(args: argparse.Namespace) -> None:
     ph_windows: collections.Counter[int] = collections.Counter()  # phase -> windows (one per game)
     for r in _records(args.files):
         n = len(r["names"])
-        first = r["k"] % n
+        first = _first_seat(r)
         others = [i for i in range(n) if i != first]
         eaten_at = collections.defaultdict(list)
         for a in r["apples"]:

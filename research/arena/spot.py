@@ -86,7 +86,7 @@ def main() -> None:
                     c["head within 2 of the spot"] += gap <= 2
             before[0] = now
 
-        r = play_spec(spec, agents, hook)
+        r = play_spec(spec, hook, agents)
         gaps.sort()
         median = gaps[len(gaps) // 2] if gaps else None
         print(f"game {k}: longest {r.outcome.details['longest']}; so far {dict(c)}; median gap {median}", flush=True)
