@@ -16,7 +16,9 @@ an opponent's death does not lower). A multi-source breadth-first search from al
 snake heads *and all zombie heads* splits the board into Voronoi cells (first to
 arrive owns a cell; ties own nothing, so a cell a zombie reaches as soon as we do
 is not ours); a body cell counts as free from the step its tail will have passed
-it. The value adds, in decreasing weight: length plus pending growth; the nearest
+it. The race runs on bitboards (:func:`.territory.race_bits`, a row of the board a
+word); :func:`race_cells`, the same race a cell at a time, takes the boards and
+options the bitboards do not. The value adds, in decreasing weight: length plus pending growth; the nearest
 apple the agent reaches strictly first (closer is better), else the Manhattan pull
 of the nearest apple (an apple eaten along the line counts as a fairly near new
 one, so eating beats standing next to an apple); the territory (capped), which is
@@ -95,6 +97,7 @@ from snakelab.games.arena.sim import (
     step,
     zombie_head,
 )
+from snakelab.games.arena.territory import race_bits
 
 I32 = npt.NDArray[np.int32]
 F64 = npt.NDArray[np.float64]
@@ -591,32 +594,25 @@ def spawn_spot(
 
 
 @_jit
-def evaluate_w(
-    st: I32, lay: I32, nbr: I32, me: int, ply: int, work: I32, wts: F64, timid: I32
-) -> float:  # pragma: no cover - jitted
-    """The agent's value of a position with the weights ``wts`` (indexed by the ``W_*`` constants).
+def race_cells(
+    st: I32, lay: I32, nbr: I32, me: int, work: I32, horizon: float, mlen: int, ties: bool, timid: I32
+) -> tuple[int, int, int, int]:  # pragma: no cover - jitted
+    """The territory race of :func:`evaluate_w` cell by cell: what :func:`.territory.race_bits` computes on bitboards.
 
-    ``work`` is scratch of ``4 * size + 1`` ints: distances, owners, free times
-    and a queue. :data:`WEIGHTS` gives the reference agents' evaluation. With
-    ``wts[W_CLOCK]`` set it is the champion's (:mod:`.champion`): a death is
-    :func:`dead_value`, the game's last step is valued by the longest length alone,
-    an apple further than the steps left is worth nothing, pending growth counts
-    only as far as the steps left allow, and a trap costs at most 0.9 of a death. With
-    ``wts[W_TIES]`` set, a cell the agent and a timid opponent (``timid[j]``) reach at
-    the same time is the agent's.
+    Every snake head and every zombie head races at once (first to arrive owns a cell,
+    a cell two owners reach at the same step is nobody's, -2; the zombies own theirs
+    as -3), a body cell free from the step its tail has passed, to ``horizon`` steps,
+    and on over the whole board when our cells are fewer than ``mlen + 2`` but some
+    lie at the horizon. ``work`` is scratch of ``4 * size`` ints; it is left holding each
+    cell's step and owner (``work[0:size]``, ``work[size:2 * size]``). With ``ties``, a
+    cell we reach as soon as a timid opponent (``timid[j]``) is ours. Returns our cells
+    within the horizon less the head, the other snakes' within it, ours at the horizon
+    and ours at the end less the head.
     """
     size = lay[L_SIZE]
     n = lay[L_N]
-    w = lay[L_W]
     occ0 = lay[L_OCC]
     snk = lay[L_SNK]
-    fm = snk + NF * me
-    if st[fm + F_ALIVE] == 0:
-        return dead_value(st, lay, me, ply, wts)
-    clock = wts[W_CLOCK] != 0.0
-    left = lay[L_STEPS] - st[lay[L_STEP]]
-    if clock and left <= 0:
-        return 1000.0 * st[fm + F_LONGEST]  # the game is over: only the longest length counts
     dist = work[0:size]
     owner = work[size : 2 * size]
     freet = work[2 * size : 3 * size]
@@ -626,9 +622,6 @@ def evaluate_w(
         dist[c] = -1
         freet[c] = big if st[occ0 + c] != 0 else 0
     _body_free_times(st, lay, freet)
-    mh = head_of(st, lay, me)
-    mx, my = mh % w, mh // w
-    zpen = 0.0
     hi = 0
     for i in range(n):
         if st[snk + NF * i + F_ALIVE] != 0:
@@ -641,20 +634,13 @@ def evaluate_w(
     # so a snake being herded along a wall sees its side of the board shrink.
     for j in range(lay[sim.L_NZ]):
         zh = zombie_head(st, lay, j)
-        md = abs(zh % w - mx) + abs(zh // w - my)
-        if md <= 4:
-            zpen += (5 - md) * (5 - md) * wts[W_ZOMBIE]
         if dist[zh] < 0:
             dist[zh] = 0
             owner[zh] = -3
             queue[hi] = zh
             hi += 1
-    g = st[fm + F_GROWTH]
-    mlen = st[fm + F_LEN] + (min(g, left) if clock else g)  # growth pending at the end never shows
     lo = 0
-    horizon = wts[W_HORIZON]
     limit = horizon
-    ties = wts[W_TIES] != 0.0
     terr = 0
     others = 0
     edge = 0
@@ -704,6 +690,53 @@ def evaluate_w(
         if room >= mlen + 2 or edge == 0 or lo >= hi:
             break
         limit = 1.0e18
+    return terr, others, edge, room
+
+
+@_jit
+def evaluate_w(
+    st: I32, lay: I32, nbr: I32, me: int, ply: int, work: I32, wts: F64, timid: I32
+) -> float:  # pragma: no cover - jitted
+    """The agent's value of a position with the weights ``wts`` (indexed by the ``W_*`` constants).
+
+    ``work`` is scratch of ``4 * size + 1`` ints: distances, owners, free times
+    and a queue. :data:`WEIGHTS` gives the reference agents' evaluation. With
+    ``wts[W_CLOCK]`` set it is the champion's (:mod:`.champion`): a death is
+    :func:`dead_value`, the game's last step is valued by the longest length alone,
+    an apple further than the steps left is worth nothing, pending growth counts
+    only as far as the steps left allow, and a trap costs at most 0.9 of a death. With
+    ``wts[W_TIES]`` set, a cell the agent and a timid opponent (``timid[j]``) reach at
+    the same time is the agent's.
+    """
+    size = lay[L_SIZE]
+    w = lay[L_W]
+    snk = lay[L_SNK]
+    fm = snk + NF * me
+    if st[fm + F_ALIVE] == 0:
+        return dead_value(st, lay, me, ply, wts)
+    clock = wts[W_CLOCK] != 0.0
+    left = lay[L_STEPS] - st[lay[L_STEP]]
+    if clock and left <= 0:
+        return 1000.0 * st[fm + F_LONGEST]  # the game is over: only the longest length counts
+    dist = work[0:size]
+    owner = work[size : 2 * size]
+    mh = head_of(st, lay, me)
+    mx, my = mh % w, mh // w
+    zpen = 0.0
+    for j in range(lay[sim.L_NZ]):
+        zh = zombie_head(st, lay, j)
+        md = abs(zh % w - mx) + abs(zh // w - my)
+        if md <= 4:
+            zpen += (5 - md) * (5 - md) * wts[W_ZOMBIE]
+    g = st[fm + F_GROWTH]
+    mlen = st[fm + F_LEN] + (min(g, left) if clock else g)  # growth pending at the end never shows
+    horizon = wts[W_HORIZON]
+    ties = wts[W_TIES] != 0.0
+    ok, terr, others, room = False, 0, 0, 0
+    if not ties:
+        ok, terr, others, _, room = race_bits(st, lay, me, horizon, mlen, dist, owner)
+    if not ok:
+        terr, others, _, room = race_cells(st, lay, nbr, me, work, horizon, mlen, ties, timid)
     v = 1000.0 * mlen
     a0 = lay[L_APPLE]
     best_apple = 0.0
