@@ -102,3 +102,25 @@ def test_boards_wider_than_a_word_take_the_cell_race(width):
     wts = WEIGHTS.copy()
     wts[W_HORIZON] = 16.0
     assert np.isfinite(evaluate_w(st, lay, nbr, 0, 0, work, wts, NO_TIMID))
+
+
+def test_walls_drawn_on_the_board_alone_block_the_bitboard_race():
+    from .pictures import board
+
+    # The picture's walls are on the board but in no obstacle list: the race must still see them.
+    s = board(
+        """
+        ..............
+        #########.....
+        #aaaaaaa0.#...
+        ##########....
+        1b............
+        """,
+        apples=0,
+    )
+    lay, st, nbr = _encoded(s)
+    size = lay[L_SIZE]
+    want = race_cells(st, lay, nbr, 0, np.zeros(4 * size, np.int32), 3.0, 30, False, NO_TIMID)
+    ok, *got = race_bits(st, lay, 0, 3.0, 30, np.zeros(size, np.int32), np.zeros(size, np.int32))
+    assert ok
+    assert tuple(got) == tuple(want)
