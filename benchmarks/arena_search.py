@@ -14,7 +14,6 @@ time a move (the root's work included). Run it on an idle core:
 from __future__ import annotations
 
 import argparse
-import copy
 import time
 from typing import Any
 
@@ -51,14 +50,13 @@ def leaves(seed: int, reps: int) -> None:
     """Print the leaf table: µs an evaluation by each race at four moments of a game."""
     agents = [make_agent("arena.greedy") for _ in range(4)]
     seen: list[Any] = []
-    first = agents[0].act
-
-    def act(obs: Any, budget: Budget | None) -> int:
-        seen.append(copy.deepcopy(obs))
-        return int(first(obs, budget))
-
-    agents[0].act = act  # type: ignore[method-assign,assignment]
-    play(make("arena(duration=60)"), agents, match_seeds(seed, 1)[0], budget=Budget(nodes=50))
+    play(
+        make("arena(duration=60)"),
+        agents,
+        match_seeds(seed, 1)[0],
+        budget=Budget(nodes=50),
+        on_step=lambda state, events: seen.append(state.clone()),
+    )
     print("| step | lengths | champion: bitboards | cells | ratio | references: bitboards | cells | ratio |")
     print("|---:|---|---:|---:|---:|---:|---:|---:|")
     for idx in (100, 300, 600, 900):

@@ -1,7 +1,5 @@
 """The bitboard territory race is the cell-by-cell race, on positions of played games."""
 
-import copy
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -25,14 +23,13 @@ def _positions(seed, extra=""):
     if key not in _GAMES:
         agents = [make_agent("arena.greedy") for _ in range(4)]
         seen = []
-        first = agents[0].act
-
-        def act(obs, budget):
-            seen.append(copy.deepcopy(obs))
-            return first(obs, budget)
-
-        agents[0].act = act
-        play(make(f"arena(duration=15{extra})"), agents, match_seeds(seed, 1)[0], budget=Budget(nodes=50))
+        play(
+            make(f"arena(duration=15{extra})"),
+            agents,
+            match_seeds(seed, 1)[0],
+            budget=Budget(nodes=50),
+            on_step=lambda state, events: seen.append(state.clone()),
+        )
         _GAMES[key] = seen[::5]
     return _GAMES[key]
 

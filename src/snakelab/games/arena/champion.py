@@ -30,7 +30,7 @@ deepening within the budget, zombies exact, one compiled kernel (:func:`.voronoi
   step is valued by the longest length alone, and a trap (a room smaller than the
   body) costs at most 0.9 of a death, which late in a game it would otherwise exceed;
 * **a near territory race** (``horizon``, 16): the race from every snake and zombie
-  head stops at 16 steps, so a leaf costs about 4 µs instead of 7–10 µs; a region
+  head stops at 16 steps, so a leaf costs about 4 µs instead of 6–9 µs; a region
   still open at the horizon is no trap (the references' test, territory smaller than
   the body, counted within 16 steps would call every long snake trapped and make it
   hoard space instead of eating). At the 10 ms budget this wins; at 50 ms over 3,000

@@ -5,7 +5,7 @@ needs thousands of steps per decision, so this module keeps a whole position in 
 flat ``int32`` array (copying a position is one ``memcpy``) and plays a step in a numba
 kernel: a copy plus a step costs about 2 µs of CPU on the default 50 × 50 board
 (a clone and a step of the rules, about 45 µs), and the searches' Voronoi evaluation,
-a race of every head over the whole board (:mod:`.territory`, on bitboards), 7–10 µs.
+a race of every head over the whole board (:mod:`.territory`, on bitboards), 6–9 µs.
 
 Exactness: :func:`step` plays the ``move``, ``collide``, ``eat``, ``zombies`` and
 ``age_apples`` stages exactly as the rules do (turns, wall, obstacle, zombie-cell,

@@ -74,6 +74,15 @@ popcount = cast(Callable[[np.uint64], np.uint64], intrinsic(_ctpop))
 
 
 @_jit
+def _owner_at(fr: U64, r: int, bit: np.uint64, n: int) -> int:  # pragma: no cover - jitted
+    """The owner of the cell ``bit`` of row ``r`` in the frontiers ``fr``: a snake, -3 the zombies, -2 nobody."""
+    for o in range(n + 2):
+        if fr[o, r] & bit:
+            return o if o < n else (-3 if o == n else -2)
+    return -2
+
+
+@_jit
 def race_bits(
     st: I32, lay: I32, me: int, horizon: float, mlen: int, dist: I32, owner: I32
 ) -> tuple[bool, int, int, int, int]:  # pragma: no cover - jitted
@@ -168,11 +177,8 @@ def race_bits(
             r, bit = a // w + 1, ONE << np.uint64(a % w)
             if vis[r] & bit:  # under a head: a zombie's, which does not eat
                 dist[a] = 0
+                owner[a] = _owner_at(fr, r, bit, n)
                 pending -= 1
-                for o in range(no):
-                    if fr[o, r] & bit:
-                        owner[a] = o if o < n else -3
-                        break
     # Body cells of live snakes free one a step from the tail: released[i] of snake i's are.
     released = np.zeros(n, np.int64)
     terr = -1
@@ -254,11 +260,8 @@ def race_bits(
                 r, bit = a // w + 1, ONE << np.uint64(a % w)
                 if once[r] & bit:
                     dist[a] = d1
+                    owner[a] = _owner_at(fr, r, bit, n)
                     pending -= 1
-                    for o in range(no):
-                        if fr[o, r] & bit:
-                            owner[a] = o if o < n else (-3 if o == zo else -2)
-                            break
         d = d1
         if not any_new:
             if terr < 0:

@@ -51,7 +51,8 @@ next apple, and :func:`rival_loss`, the champion's
 price on the growth of the longest opponent, which :func:`rival_of` picks by the same
 :func:`reach`), the alpha-beta kernel and the agent that
 drives it — and the champion (:mod:`.champion`) runs the same kernel with other
-weights and timid flags, so the references and the champion cannot drift apart.
+weights and timid flags, so the references and the champion cannot drift apart. The
+race's bitboard form, a kernel of its own that this module only calls, is :mod:`.territory`.
 """
 
 from __future__ import annotations
