@@ -40,7 +40,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from snakelab.games.arena.rules import OBSTACLE, TURN, ZOMBIE_ORDER, State
+from snakelab.games.arena.rules import TURN, ZOMBIE_ORDER, State
 
 F = TypeVar("F", bound=Callable[..., Any])
 I32 = npt.NDArray[np.int32]
@@ -54,7 +54,7 @@ def _jit(fn: F) -> F:
 L_W, L_H, L_SIZE, L_N, L_NZ, L_NA, L_CAP, L_ZCAP = 0, 1, 2, 3, 4, 5, 6, 7
 L_GROWTH, L_LIMIT, L_ZSPEED, L_OWNTAIL, L_STEPS = 8, 9, 10, 11, 12
 L_OCC, L_SNK, L_BODY, L_ZHDR, L_ZBODY, L_APPLE, L_AGE, L_STEP, L_TOTAL = 13, 14, 15, 16, 17, 18, 19, 20, 21
-L_OBST = 22  # 0: every occupied cell is a snake's or a zombie's listed cell (no obstacle)
+L_OBST = 22  # 1: some occupied cell is no snake's or zombie's listed cell (an obstacle), else 0
 LAY_LEN = 23
 
 # Per-snake fields.
@@ -88,11 +88,10 @@ def layout(state: State, cap: int | None = None) -> I32:
     lay[L_CAP], lay[L_ZCAP] = cap, zcap
     lay[L_GROWTH], lay[L_LIMIT], lay[L_ZSPEED] = cfg.apple_growth, cfg.apple_limit, cfg.zombie_speed
     lay[L_OWNTAIL], lay[L_STEPS] = int(cfg.own_tail_kills), cfg.steps
-    # Read from the board, not the obstacle list (a position may be set up either way); any
-    # occupied cell no body or zombie lists counts, so the territory race then reads the board.
-    occ = np.asarray(state.occ)
+    # Read from the board, not the obstacle list (a position may be set up either way): an
+    # occupied cell no body or zombie lists is an obstacle, so the territory race reads the board.
     listed = sum(len(b) for b in state.bodies) + sum(len(z) for z in state.zombies)
-    lay[L_OBST] = int(np.count_nonzero(occ == OBSTACLE)) + int(np.count_nonzero(occ) != listed)
+    lay[L_OBST] = int(np.count_nonzero(np.asarray(state.occ)) != listed)
     off = 0
     lay[L_OCC] = off
     off += size
