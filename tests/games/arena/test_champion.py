@@ -421,3 +421,53 @@ def test_the_spawn_weight_pulls_an_idle_snake_toward_the_spot():
         wts[W_SPAWN], wts[W_SPAWN_CELL] = 15.0, cell
         values.append(evaluate_w(st, lay, sim.grid_nbr(s), 0, 0, work, wts, np.zeros(2, np.int32)))
     assert values[0] - values[1] == 15.0 * 4
+
+
+# Our head sits under its own neck, the apple 4 cells straight up beyond it: the body
+# between them frees from its far end, too late, so the way is round its right end.
+COIL = """
+..........*.........
+....................
+aaaaaaaaaaa.........
+..........a.........
+..........0.........
+....................
+...................1
+...................b
+"""
+
+
+def test_the_pull_maps_follow_the_way_round_a_body_still_in_the_way():
+    from snakelab.games.arena.voronoi import W_PATHS, W_SPAWN, apple_races, pull_maps, race_table
+
+    s = board(COIL)
+    lay = sim.layout(s)
+    st = sim.encode(s, lay)
+    nbr = sim.grid_nbr(s)
+    size = int(lay[sim.L_SIZE])
+    work = np.empty((5 + int(lay[sim.L_NA])) * size + 1, np.int32)
+    ad = race_table(lay)
+    apple_races(st, lay, nbr, 0, work, ad)
+    pull_maps(st, lay, nbr, 0, work, -1)
+    g = s.grid
+    head = g.index(10, 4)
+    pulls = work[4 * size + 1 : 5 * size + 1]  # apple slot 0's map
+    # At the head, the map is the head's own race to the apple: round the body's right end.
+    assert pulls[head] == ad[0, 0] == 6
+    assert pulls[g.index(11, 4)] == 5 and pulls[g.index(10, 5)] == 7
+    # The left way waits for the tail to clear the far end: longer still.
+    assert pulls[g.index(9, 4)] > 7
+
+    # With the apple beyond the race's horizon, the pull by path ranks the first moves
+    # right, straight, left; by Manhattan distance (each 5 from the apple) it cannot.
+    def value(cell, paths):
+        wts = _weights(len(s.bodies[0]))
+        wts[W_HORIZON], wts[W_SPAWN], wts[W_PATHS] = 2, 0.0, paths
+        child = st.copy()
+        move = g.direction_to(head, cell)
+        moves = np.array([move, int(s.heading[1])], np.int32)
+        sim.step(child, lay, nbr, moves)
+        return evaluate_w(child, lay, nbr, 0, 1, work, wts, np.zeros(64, np.int32))
+
+    right, straight, left = (g.index(11, 4), g.index(10, 5), g.index(9, 4))
+    assert value(right, 1) > value(straight, 1) > value(left, 1)

@@ -297,7 +297,7 @@ def test_killer_moves_change_the_work_not_the_value():
     import numpy as np
 
     from snakelab.games.arena import sim
-    from snakelab.games.arena.voronoi import NO_TIMID, W_KILLERS, W_ROOT_LEN, _ab
+    from snakelab.games.arena.voronoi import NO_TIMID, W_KILLERS, W_PATHS, W_ROOT_LEN, _ab
 
     game = make("arena(game_width=14,game_height=14,duration=10)")
     champion = make_agent("arena.champion")
@@ -310,7 +310,8 @@ def test_killer_moves_change_the_work_not_the_value():
         values = {}
         for k in (0, 1):
             wts = champion.weights.copy()
-            wts[W_ROOT_LEN], wts[W_KILLERS] = len(s.bodies[0]), k
+            # Pulls by Manhattan distance: the way round's maps need the agent's own scratch.
+            wts[W_ROOT_LEN], wts[W_KILLERS], wts[W_PATHS] = len(s.bodies[0]), k, 0
             bufs = np.empty((8, root.shape[0]), np.int32)
             bufs[0] = root
             counter = np.array([0, 1 << 60, 0], np.int64)

@@ -115,10 +115,13 @@ C_NODES, C_CAP, C_ABORT = 0, 1, 2
 W_TERR, W_TERR_CAP, W_APPLE_STEP, W_APPLE_OWN, W_ZOMBIE, W_APPLE_SECOND, W_SHARE, W_HORIZON = range(8)
 W_LATE_C0, W_LATE_RATE, W_ROOT_LEN, W_TIES, W_CLOCK, W_CLAIM = range(8, 14)
 W_RIVAL, W_RIVAL_IDX, W_RIVAL_ROOT = range(14, 17)
-W_SPAWN, W_SPAWN_CELL, W_KILLERS = range(17, 20)
-N_WEIGHTS = 20
+W_SPAWN, W_SPAWN_CELL, W_KILLERS, W_PATHS = range(17, 21)
+N_WEIGHTS = 21
 WEIGHTS = np.array(
-    [0.5, 400.0, 15.0, 2000.0, 100.0, 0.0, 0.0, 1.0e9, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, -1.0, 0.0],
+    [
+        *(0.5, 400.0, 15.0, 2000.0, 100.0, 0.0, 0.0, 1.0e9),  # the references' eight
+        *(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, -1.0, 0.0, 0.0),  # the champion's, off
+    ],
     dtype=np.float64,
 )
 """The reference agents' weights: territory 0.5 a cell up to 400 cells, 15 a step to the
@@ -126,8 +129,9 @@ nearest apple, 2,000 for one we reach strictly first, zombie heads 100 × (5 −
 no second apple, no territory share, and a race over the whole board (``W_HORIZON``:
 the race stops at this distance; cells and apples beyond it are nobody's); no clock
 (``W_CLOCK`` 0: a death is :data:`DEAD`), no ties, no claims, no rival (``W_RIVAL`` 0), no spawn spot
-(``W_SPAWN`` 0: with no apple ours, the nearest apple pulls), and the search's fixed
-move order (``W_KILLERS`` 0; see :func:`_ab`).
+(``W_SPAWN`` 0: with no apple ours, the nearest apple pulls), the search's fixed
+move order (``W_KILLERS`` 0; see :func:`_ab`), and pulls by Manhattan distance
+(``W_PATHS`` 0; see :func:`pull_maps`).
 The champion (:mod:`.champion`) sets the rest."""
 NO_TIMID = np.zeros(64, dtype=np.int32)
 """No opponent is timid: every one is modelled as the references model everyone (64 entries,
@@ -595,6 +599,55 @@ def spawn_spot(
 
 
 @_jit
+def pull_maps(st: I32, lay: I32, nbr: I32, me: int, work: I32, spawn_cell: int) -> None:  # pragma: no cover - jitted
+    """The steps from every cell to each apple and to the spawn spot, over the cells we can reach: the pulls' distances.
+
+    Beyond the race's horizon the evaluation pulls the head toward a claimed apple, the
+    nearest apple or the spawn spot by distance. By Manhattan distance, a long body
+    between the head and its target pulls the head against the body, while another
+    snake takes the way round. This fills ``work[4 * size + 1 + k * size ...]`` (one
+    map per apple slot ``k``, then one for ``spawn_cell``) with breadth-first distances
+    to the target, back from it, over the cells our head reaches from the root: a step
+    from cell ``m`` into cell ``c`` counts when ``c`` is free one step after the earliest
+    we can be at ``m`` (a body cell once its tail has passed). A body still in the way
+    when we would get there is a wall, as it is to the head, where a map that let every
+    cell we ever reach count would follow Manhattan distance through it. -1 where the
+    target is not reachable that way, where the evaluation falls back to Manhattan
+    distance. ``work`` must hold ``(5 + number of apples) * size + 1`` ints.
+    """
+    size = lay[L_SIZE]
+    na = lay[L_NA]
+    a0 = lay[L_APPLE]
+    mine = work[0:size]
+    freet = work[2 * size : 3 * size]
+    queue = work[3 * size : 4 * size]
+    pm0 = 4 * size + 1
+    work[pm0 : pm0 + (na + 1) * size] = -1
+    if st[lay[L_SNK] + NF * me + F_ALIVE] == 0:
+        return
+    _free_times(st, lay, freet)
+    _race_alone(nbr, head_of(st, lay, me), mine, freet, queue)
+    for k in range(na + 1):
+        t = st[a0 + k] if k < na else spawn_cell
+        if t < 0:
+            continue
+        d = work[pm0 + k * size : pm0 + (k + 1) * size]
+        d[t] = 0
+        queue[0] = t
+        lo, hi = 0, 1
+        while lo < hi:
+            c = queue[lo]
+            lo += 1
+            for j in range(4 * c, 4 * c + 4):
+                m = nbr[j]
+                # From m, left at our earliest arrival there, c must be free a step later.
+                if m >= 0 and d[m] < 0 and mine[m] >= 0 and mine[m] + 1 >= freet[c]:
+                    d[m] = d[c] + 1
+                    queue[hi] = m
+                    hi += 1
+
+
+@_jit
 def race_cells(
     st: I32, lay: I32, nbr: I32, me: int, work: I32, horizon: float, mlen: int, ties: bool, timid: I32
 ) -> tuple[int, int, int, int]:  # pragma: no cover - jitted
@@ -746,8 +799,12 @@ def evaluate_w(
     claim = int(wts[W_CLAIM])
     spawn_cell = int(wts[W_SPAWN_CELL]) if wts[W_SPAWN] != 0.0 else -1
     spawn_md = 0
+    paths = wts[W_PATHS] != 0.0
+    pm0 = 4 * size + 1  # the pulls' distance maps (pull_maps), when paths is set
     if spawn_cell >= 0:
         spawn_md = abs(spawn_cell % w - mx) + abs(spawn_cell // w - my)
+        if paths and work[pm0 + lay[L_NA] * size + mh] >= 0:
+            spawn_md = work[pm0 + lay[L_NA] * size + mh]
     for k in range(lay[L_NA]):
         a = st[a0 + k]
         if a < 0:
@@ -756,6 +813,8 @@ def evaluate_w(
             val = wts[W_APPLE_OWN] + step_w * 280.0 if not clock or left > 20 else 0.0
         else:
             md = abs(a % w - mx) + abs(a // w - my)
+            if paths and work[pm0 + k * size + mh] >= 0:
+                md = work[pm0 + k * size + mh]
             if clock and md >= left:
                 val = 0.0  # out of reach before the end
             elif 0 <= dist[a] <= horizon and owner[a] == me:
@@ -1119,4 +1178,4 @@ class VoronoiAgent(BaseAgent):
         return self._settle(order, root, lay, nbr, until)
 
 
-__all__ = ["VoronoiAgent", "dead_value", "evaluate", "evaluate_w", "interruptible", "timid_dir"]
+__all__ = ["VoronoiAgent", "dead_value", "evaluate", "evaluate_w", "interruptible", "pull_maps", "timid_dir"]
