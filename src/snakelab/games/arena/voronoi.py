@@ -47,7 +47,8 @@ budget the agent uses ``Budget(nodes=default_nodes)``.
 Why one module: it is one search — the evaluation (with :func:`apple_races`, the root's
 race of every head to every apple, read by :func:`claims`, the apples a
 root race says no nearer snake is bound for, :func:`spawn_spot`, where to wait for the
-next apple, and :func:`rival_loss`, the champion's
+next apple, :func:`pull_maps`, the steps round the bodies to each target that the
+champion's pulls read, and :func:`rival_loss`, the champion's
 price on the growth of the longest opponent, which :func:`rival_of` picks by the same
 :func:`reach`), the alpha-beta kernel and the agent that
 drives it — and the champion (:mod:`.champion`) runs the same kernel with other
