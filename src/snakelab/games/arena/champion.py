@@ -4,122 +4,62 @@ The search is :class:`~snakelab.games.arena.voronoi.VoronoiAgent`'s — paranoid
 best-reply alpha-beta over simultaneous steps on the compiled simulator, iterative
 deepening within the budget, zombies exact, one compiled kernel (:func:`.voronoi._ab`)
 — with what it assumes and values set by its weights and timid flags
-(:meth:`ChampionAgent._model`):
+(:meth:`ChampionAgent._model`). Each part, and why it is there (``docs/arena.md``, "The
+champion", has the figure each was adopted on; ``research/arena/components.md`` the
+full record):
 
-* **claimed apples** (``claim``, on): once a move, every snake and zombie head races
-  alone to every apple (:func:`.voronoi.apple_races`), and each opponent's target is
-  predicted as the references choose theirs: the nearest apple it reaches strictly
-  first, else the nearest by Manhattan distance. An apple that every snake reaching it
-  no later than we do is heading away from is ours to claim: it earns the bonus of an
-  apple we reach first. The nearest snake to an apple is often bound for the other
-  one; the references, which count only apples they reach first, leave those to it;
-* **timid opponents** (``timid``, on): :class:`ContactModel` watches every opponent
-  next to a cell another head could also enter (a head-on there kills both). The
-  greedy filler steps in whenever its apple lies that way; a paranoid searcher — both
-  references — never does. An opponent seen to swerve is modelled as swerving: its
-  default move avoids contested cells and it never deviates into a cell next to our
-  head. The champion then takes the apple both heads are one step from, and the
-  cells that shoulder an opponent off its path, which a paranoid search leaves to
-  nobody; against the greedy filler (never seen to swerve) it stays as careful as
-  the references.
+* **a near territory race** (``horizon``, 16): the race from every head stops at 16
+  steps, so a leaf is cheap and the search deeper; a region still open at the horizon
+  is no trap, since counted within 16 steps a long snake owns fewer cells than its
+  length almost everywhere and the references' test would make it hoard space;
+* **claimed apples** (``claim``): once a move every head races alone to every apple
+  (:func:`.voronoi.apple_races`) and each opponent's target is predicted as the
+  references pick theirs; an apple whose nearer snakes are all bound for the other one
+  earns the bonus of an apple we reach first;
+* **timid opponents** (``timid``): :class:`ContactModel` watches opponents next to a
+  cell another head could also enter (a head-on there kills both); one seen to swerve
+  is modelled as swerving, so the champion takes the apple both heads are one step
+  from, which a paranoid search leaves to nobody; an unseen one is modelled as
+  reckless, the safe guess;
 * **the clock** (``late_c0``, ``late_rate``): the ranking counts the longest length
-  reached, so a death costs only the growth still to come. It is valued
-  ``late_c0 + late_rate × steps left`` below the length reached (early in a
-  1,200-step game far worse than any apple; in the last few dozen steps a few
-  apples' worth), apples further than the steps left are worth nothing, the last
-  step is valued by the longest length alone, and a trap (a room smaller than the
-  body) costs at most 0.9 of a death, which late in a game it would otherwise exceed;
-* **a near territory race** (``horizon``, 16): the race from every snake and zombie
-  head stops at 16 steps, so a leaf costs about 4 µs instead of 6–9 µs; a region
-  still open at the horizon is no trap (the references' test, territory smaller than
-  the body, counted within 16 steps would call every long snake trapped and make it
-  hoard space instead of eating). At the 10 ms budget this wins; at 50 ms over 3,000
-  steps, with snakes of 100–200 cells, it won 3, 5 and 3 of 10 in three checks
-  against the references (1 of 10 before the trap cap above), dying 0.2–0.9 times a
-  game, mostly walled into a pocket by the long bodies around it after step 1,500
-  (``docs/arena.md``; the traces in ``research/arena/champion.md``);
-* **no fear of zombies** (``zombie``, 0): the references take up to 1.6 cells' worth
-  off a leaf for each zombie head within four cells of theirs; the champion's search
-  plays the zombies' chase exactly and adds nothing for their nearness. Without the
-  penalty it died 5 and 8 times in two 100-game line-ups against three ``voronoi``
-  where with it it had died 20 and 18 times on the same run seeds, grew more (mean
-  longest 83.2 against 78.1, 84.2 against 77.8) and won 41 and 46 games against 34
-  and 22. The penalty prices a danger the search already sees exactly a few plies
-  deep, and keeps the snake from apples a zombie stands near (how it cost lives was
-  not traced);
-* **the rival** (``rival``, 2): the ranking is a race against the longest opponent, so
-  its growth since the root (pending growth counted as ours is) costs us twice what a
-  cell of ours is worth, and an apple it reaches strictly first at a leaf twice what
-  that apple would be worth to us. The search then takes, blocks or contests the
-  apples the leader is bound for instead of leaving them to it. On run seeds 4, 6 and
-  7 against three ``voronoi`` it won 47, 47 and 50 of 100 where the champion without
-  it had won 41, 46 and 40: its own growth stayed where it was and the longest of the
-  three others fell by about two cells, at the price of dying twice as often (0.2
-  times a game against 0.1);
-* **where to wait for the next apple** (``spawn``, 15): with no apple race of its own,
-  the references walk toward the nearest apple anyway and stand next to its eater when
-  the new apple appears. Once a move :func:`.voronoi.spawn_spot` predicts that moment
-  (the first apple any snake reaches) and where each opponent will then stand, and the
-  evaluation pulls toward the cell reachable by then that is nearer than any opponent
-  to the most free cells, 15 a step, instead of toward the nearest apple. Against three
-  ``voronoi`` it grew about one apple more a game (mean longest 86.1 and 87.0 against
-  83.4 before) and died a third as often (0.07 times a game against 0.20). The cells
-  are counted by Manhattan distance, which sees through bodies; the eight best by that
-  count are counted again by path distance over the board as it will be then
-  (``spawn_paths``, 8; about 0.1 ms a move), which moved the spot in 11 of 117 positions
-  sampled from a game of ``greedy`` snakes. With it the champion won 45 and 55 of 100
-  (100 of 200) against three ``voronoi`` where it had won 194 of 400 (``docs/arena.md``);
+  reached, so a death costs only the growth still to come (``late_c0 + late_rate ×
+  steps left`` below the length reached); apples further than the steps left are
+  worth nothing, the last step is valued by the longest length alone, and a trap costs
+  at most 0.9 of a death, which late in a game it would otherwise exceed;
+* **no fear of zombies** (``zombie``, 0): the search plays the zombies' chase exactly,
+  so the references' penalty for a zombie head nearby prices a danger already seen and
+  keeps the snake from apples a zombie stands near;
+* **the rival** (``rival``, 2): a game is a race against the longest opponent, so its
+  growth since the root, and an apple it reaches first at a leaf, cost twice what they
+  would be worth to us (:func:`.voronoi.rival_loss`);
+* **where to wait for the next apple** (``spawn``, 15; ``spawn_paths``, 8): with no
+  apple race of its own, :func:`.voronoi.spawn_spot` predicts when the next apple
+  appears and where every opponent will stand then, and the evaluation pulls toward
+  the reachable cell nearest to the most free cells (Manhattan, the best eight again by
+  path);
 * **the way round** (``paths``, 1): beyond the race's horizon the pull toward a claimed
-  apple, the nearest apple or the spawn spot counts the steps the head needs round the
-  bodies still in the way when it gets there (:func:`.voronoi.pull_maps`, once a move),
-  not the Manhattan distance, which pulls a long snake against its own coil while
-  another snake takes the way round. At 10 ms against three ``voronoi`` it won 200 of
-  400 games where the champion without it won 134 of 300, and at the contest's budget 22
-  of 42 where that one won 22 of 50 (both with the bitboard race; ``docs/arena.md``);
-* **no walk into its own coil** (``doom``, 5,000 nodes): after the search, the ranked
-  root moves are checked in turn by :func:`.survival.alone_moves`, a depth-first proof
-  of whether the snake alone can still make a body's length of moves after it, and
-  the first move not proved doomed is played. A long snake idling in its region
-  coils, and once its head is inside a ring of its own body it dies 40 or more steps
-  later whatever it does; no search a few plies deep sees that, and the room test
-  (cells reached in a race) counts cells it cannot walk. At the contest's budget
-  these were the deaths of long snakes well before the end (three of 17 deaths in
-  20 traced games, each proved doomed 40 steps before it came). With the proof the
-  champion won 29 of 90 contest games, without it 28 of 90, dying 0.41 and 0.70 times
-  a game: no difference in wins those games can show, but a move it passes over is a proved
-  death. At 10 ms, with shorter snakes, it changes about one move in a thousand.
-  The proof leaves other heads out, so a walk it finds can be closed by them: in six
-  of eleven deaths traced at the contest's budget a walk existed one step and none the
-  next. So a snake of at least ``doom_ahead_len`` (100) cells first asks for a walk
-  that keeps strictly ahead of every other snake's head for ``doom_ahead`` (8) steps
-  (:func:`.survival.opponent_reach`) while the zombies move along the whole walk as
-  the rules move them (``doom_zombies=2``: each toward the nearest head, the walking
-  one or another snake's held where it stands; ``chase`` in
-  :func:`.survival.alone_moves`), and plays the best-ranked move with one. A walk down
-  a corridor a zombie is coming up is then no walk, and one a zombie only runs beside
-  is. Replayed from 40 steps before, the eleven traced deaths came back in 14 of 22
-  replays with the walk instead of 20. Asked at every length, the walk costs wins at
-  10 ms, where the 2 to 5 moves a game it changes are next to the contested apples; at
-  10 ms the champion reaches 100 cells in about a quarter of its games, late. With the
-  zombies raced as heads that can go anywhere for those 8 steps (``doom_zombies=1``)
-  the champion won 58 of 130 games at the contest's budget; with the chase, 77 of 150
-  on run seeds 45 to 59 (``research/arena/champion.md``, rounds 15 to 23);
-* **all of its budget** (``time_fraction``, 0.8 instead of the references' 0.4;
-  ``partial``, ``killers``): the references stop before a depth their measured
-  branching says will not finish, which left a third of the champion's planned time
-  unused. The champion searches on to its deadline and keeps what the cut-off depth
-  decided (:func:`.voronoi._partial_order`), and below the root tries each ply's
-  killer moves first (:func:`.voronoi._ab`), which changes how much is searched in the
-  time, never a finished depth's value. Twice the time (16 ms, over the budget) won 104
-  of 200 games against three ``voronoi``, a few points over its rate at 8 ms
-  (``docs/arena.md``); its p99 stays near 8 ms of a 10 ms budget.
+  apple, the nearest apple or the spawn spot counts the steps round the bodies still in
+  the way (:func:`.voronoi.pull_maps`, once a move), not the Manhattan distance, which
+  pulls a long snake against its own coil;
+* **no walk into its own coil** (``doom``, 5,000 nodes): the ranked root moves are
+  checked in turn by :func:`.survival.alone_moves`, a depth-first proof that the snake
+  alone can still make a body's length of moves, and the first not proved doomed is
+  played: a head inside a ring of its own body dies 40 or more steps later, beyond any
+  search. From ``doom_ahead_len`` (100) cells it first asks for a walk that keeps ahead
+  of every other head for ``doom_ahead`` (8) steps (:func:`.survival.opponent_reach`)
+  while the zombies chase along it as the rules move them (``doom_zombies=2``), since
+  the proof alone leaves other heads out and another head can close a pocket's mouth;
+  asked at every length, that walk costs wins at 10 ms next to contested apples;
+* **all of its budget** (``time_fraction``, 0.8 instead of 0.4; ``partial``,
+  ``killers``): it searches on to its deadline and keeps what the cut-off depth decided
+  (:func:`.voronoi._partial_order`), and below the root tries each ply's killer moves
+  first, which changes how much is searched in the time, never a finished depth's value.
 
-The evaluation's other weights — ``share`` (our fraction of the cells the snakes reach
-first), ``second`` (the second-best apple), ``terr``, ``terr_cap``, ``apple_step``,
-``apple_own``, ``ties`` — are parameters too, so a variant can be screened
-from the command line (``arena.champion(timid=0)``); ``docs/arena.md`` records the
-measured ones. Budgets are as :class:`~.voronoi.VoronoiAgent`'s; with no budget at all
-the champion searches 300 nodes, about what a 10 ms move searches.
+The evaluation's other weights — ``share``, ``second``, ``terr``, ``terr_cap``,
+``apple_step``, ``apple_own``, ``ties`` — are parameters too, so a variant can be tried
+from the command line (``arena.champion(timid=0)``). Budgets are as
+:class:`~.voronoi.VoronoiAgent`'s; with no budget at all the champion searches 300
+nodes, about what a 10 ms move searches.
 """
 
 from __future__ import annotations
