@@ -71,9 +71,10 @@ from snakelab.core.errors import ConfigError
 from snakelab.core.game import GameInfo
 from snakelab.games.arena.agents import greedy_move
 from snakelab.games.arena.rules import State
-from snakelab.games.arena.sim import F_GROWTH, F_LEN, L_NZ, L_SNK, L_ZCAP, NF
+from snakelab.games.arena.sim import F_ALIVE, F_GROWTH, F_LEN, L_N, L_NZ, L_SNK, L_ZCAP, NF
 from snakelab.games.arena.survival import SHUT_NEVER, alone_moves, opponent_reach, work_size
 from snakelab.games.arena.voronoi import (
+    NO_TIMID,
     SPAWN_SAMPLES,
     W_APPLE_OWN,
     W_APPLE_SECOND,
@@ -85,6 +86,7 @@ from snakelab.games.arena.voronoi import (
     W_LATE_C0,
     W_LATE_RATE,
     W_PATHS,
+    W_PREDICT,
     W_RIVAL,
     W_RIVAL_IDX,
     W_RIVAL_ROOT,
@@ -217,6 +219,12 @@ class ChampionAgent(VoronoiAgent):
             or stop, as the references do, before a depth that will not finish (0).
         killers: Try each ply's killer moves first (1; see :func:`.voronoi._ab`), or
             search in the references' fixed order (0).
+        predict: Search nodes per opponent for its reply at the root: each opponent's
+            move is predicted by the references' own search from its seat, stopped after
+            this many nodes, and is its default reply at the root, from which it may
+            still deviate (0: the greedy filler's move, as at every other ply).
+        predict_trust: With ``predict``, a predicted opponent deviates at the root only
+            into a cell next to our head, where the heads could meet (1), or anywhere (0).
         max_depth: Deepest iteration.
         time_fraction: Share of ``Budget.time_s`` the search may plan to use.
         default_nodes: Node budget when given no budget (300: about what a 10 ms move
@@ -249,6 +257,8 @@ class ChampionAgent(VoronoiAgent):
         paths: int = 1,
         partial: int = 1,
         killers: int = 1,
+        predict: int = 0,
+        predict_trust: int = 0,
         max_depth: int = 24,
         time_fraction: float = 0.8,
         default_nodes: int = 300,
@@ -279,6 +289,8 @@ class ChampionAgent(VoronoiAgent):
             ("paths", paths, paths in (0, 1)),
             ("partial", partial, partial in (0, 1)),
             ("killers", killers, killers in (0, 1)),
+            ("predict", predict, predict >= 0),
+            ("predict_trust", predict_trust, predict_trust in (0, 1)),
         )
         for key, value, ok in checks:
             if not ok:
@@ -291,6 +303,7 @@ class ChampionAgent(VoronoiAgent):
                     "partial": "0 or 1",
                     "paths": "0 or 1",
                     "killers": "0 or 1",
+                    "predict_trust": "0 or 1",
                     "doom_zombies": "0, 1 or 2",
                     "spawn_paths": f"between 0 and {SPAWN_SAMPLES}",
                 }.get(key, "≥ 0")
@@ -300,6 +313,8 @@ class ChampionAgent(VoronoiAgent):
         w[W_APPLE_STEP], w[W_APPLE_OWN], w[W_ZOMBIE], w[W_HORIZON] = apple_step, apple_own, zombie, horizon
         w[W_LATE_C0], w[W_LATE_RATE], w[W_TIES], w[W_CLOCK] = late_c0, late_rate, ties, 1.0
         w[W_RIVAL], w[W_SPAWN], w[W_KILLERS], w[W_PATHS] = rival, spawn, killers, paths
+        w[W_PREDICT] = float(predict > 0) * (1 + predict_trust)
+        self.predict = predict
         self.weights = w
         self.timid = timid
         self.trust = trust
@@ -350,6 +365,8 @@ class ChampionAgent(VoronoiAgent):
         apple when no apple race is ours (:func:`.voronoi.spawn_spot`). Both read one
         table of every head's race to every apple (:func:`.voronoi.apple_races`).
         """
+        if self.predict:
+            wts = np.concatenate((wts, self._predict(root, lay, nbr)))
         if wts[W_RIVAL] != 0.0:
             wts[W_RIVAL_IDX], wts[W_RIVAL_ROOT] = rival_of(root, lay, self.player)
         if self.claim or wts[W_SPAWN] != 0.0:
@@ -362,6 +379,25 @@ class ChampionAgent(VoronoiAgent):
         if wts[W_PATHS]:
             pull_maps(root, lay, nbr, self.player, self._work, int(wts[W_SPAWN_CELL]) if wts[W_SPAWN] != 0.0 else -1)
         return wts
+
+    def _predict(
+        self, root: npt.NDArray[np.int32], lay: npt.NDArray[np.int32], nbr: npt.NDArray[np.int32]
+    ) -> npt.NDArray[np.float64]:
+        """Each live opponent's move as a reference would choose it after ``predict`` nodes (-1: none).
+
+        The greedy filler's move, the search's default reply elsewhere, is what a
+        reference plays about 61 % of the time; its own search stopped after 30 nodes
+        agrees with it about 85 % of the time, after 300 nodes 93 % (four games).
+        """
+        n = int(lay[L_N])
+        out = np.full(n, -1.0)
+        bufs = np.empty((self.max_depth + 2, root.shape[0]), np.int32)
+        for j in range(n):
+            if j == self.player or root[lay[L_SNK] + NF * j + F_ALIVE] == 0:
+                continue
+            bufs[0] = root
+            out[j] = self._deepen(bufs, lay, nbr, j, WEIGHTS, NO_TIMID, self.predict, 1.0e308, False, False)[0]
+        return out
 
     def _settle(
         self,

@@ -116,12 +116,12 @@ C_NODES, C_CAP, C_ABORT = 0, 1, 2
 W_TERR, W_TERR_CAP, W_APPLE_STEP, W_APPLE_OWN, W_ZOMBIE, W_APPLE_SECOND, W_SHARE, W_HORIZON = range(8)
 W_LATE_C0, W_LATE_RATE, W_ROOT_LEN, W_TIES, W_CLOCK, W_CLAIM = range(8, 14)
 W_RIVAL, W_RIVAL_IDX, W_RIVAL_ROOT = range(14, 17)
-W_SPAWN, W_SPAWN_CELL, W_KILLERS, W_PATHS = range(17, 21)
-N_WEIGHTS = 21
+W_SPAWN, W_SPAWN_CELL, W_KILLERS, W_PATHS, W_PREDICT = range(17, 22)
+N_WEIGHTS = 22
 WEIGHTS = np.array(
     [
         *(0.5, 400.0, 15.0, 2000.0, 100.0, 0.0, 0.0, 1.0e9),  # the references' eight
-        *(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, -1.0, 0.0, 0.0),  # the champion's, off
+        *(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0),  # the champion's, off
     ],
     dtype=np.float64,
 )
@@ -131,8 +131,10 @@ no second apple, no territory share, and a race over the whole board (``W_HORIZO
 the race stops at this distance; cells and apples beyond it are nobody's); no clock
 (``W_CLOCK`` 0: a death is :data:`DEAD`), no ties, no claims, no rival (``W_RIVAL`` 0), no spawn spot
 (``W_SPAWN`` 0: with no apple ours, the nearest apple pulls), the search's fixed
-move order (``W_KILLERS`` 0; see :func:`_ab`), and pulls by Manhattan distance
-(``W_PATHS`` 0; see :func:`pull_maps`).
+move order (``W_KILLERS`` 0; see :func:`_ab`), pulls by Manhattan distance
+(``W_PATHS`` 0; see :func:`pull_maps`), and the default replies at the root (``W_PREDICT``
+0; when set, snake ``j``'s reply at the root is ``wts[N_WEIGHTS + j]`` where that is a
+direction, 0 to 3, and above 1 it deviates there only into a cell next to our head).
 The champion (:mod:`.champion`) sets the rest."""
 NO_TIMID = np.zeros(64, dtype=np.int32)
 """No opponent is timid: every one is modelled as the references model everyone (64 entries,
@@ -914,10 +916,15 @@ def _ab(
     mh = head_of(st, lay, me)
     mx, my = mh % w, mh // w
     mv = moves[ply]
-    # Default replies (greedy filler) as absolute directions; who may deviate.
+    # Default replies (greedy filler, or at the root a predicted move) as absolute
+    # directions; who may deviate.
+    predict = ply == 0 and wts[W_PREDICT] != 0.0
     for j in range(n):
         mv[j] = 5
         if j != me and st[snk + NF * j + F_ALIVE] != 0:
+            if predict and wts[N_WEIGHTS + j] >= 0.0:
+                mv[j] = int(wts[N_WEIGHTS + j])
+                continue
             d = timid_dir(st, lay, nbr, j) if timid[j] != 0 else greedy_dir(st, lay, nbr, j)
             mv[j] = st[snk + NF * j + F_HEADING] if d == 5 else d
     my_heading = st[fm + F_HEADING]
@@ -947,6 +954,13 @@ def _ab(
                 continue  # a suicidal deviation never hurts us more than the default
             if timid[j] != 0 and abs(c % w - mx) + abs(c // w - my) == 1:
                 continue  # a timid opponent never steps where our head could meet it
+            if (
+                predict
+                and wts[W_PREDICT] > 1.0
+                and wts[N_WEIGHTS + j] >= 0.0
+                and abs(c % w - mx) + abs(c // w - my) != 1
+            ):
+                continue  # trusted: a predicted opponent deviates only where our heads could meet
             rj[nr], rd[nr] = j, dj
             nr += 1
     # Our moves: at the root in the order given; below it straight first (usually the
@@ -1113,6 +1127,67 @@ class VoronoiAgent(BaseAgent):
         del root, lay, nbr, until
         return order[0]
 
+    def _deepen(
+        self,
+        bufs: I32,
+        lay: I32,
+        nbr: I32,
+        me: int,
+        wts: F64,
+        timid: I32,
+        node_cap: int,
+        deadline: float,
+        foresee: bool,
+        partial: bool,
+    ) -> list[int]:
+        """Iterative deepening from ``bufs[0]`` for snake ``me``: its three moves ranked best first.
+
+        Stops at ``node_cap`` nodes or ``deadline`` (``time.perf_counter()``; depth 1
+        always completes). With ``foresee`` it also stops before a depth that its measured
+        branching says will not finish by the deadline, as the references do. With
+        ``partial`` an iteration cut off part-way still reorders the moves it finished
+        (:func:`_partial_order`). Sets :attr:`last_depth` to the last depth completed.
+        """
+        st = bufs[0]
+        heading = int(st[lay[L_SNK] + NF * me + F_HEADING])
+        counter = np.zeros(3, np.int64)
+        kil = np.full(3 * (self.max_depth + 2), -2, np.int32)  # killer moves, kept from one depth to the next
+        order = _root_order(heading)
+        self.last_depth = 0
+        prev_s = 0.0
+        bf = 3.0
+        for depth in range(1, self.max_depth + 1):
+            if foresee:
+                now_s = time.perf_counter()
+                if depth > 1 and now_s + prev_s * bf > deadline:
+                    break  # the next depth would not finish in time
+            vals = np.full(3, -1.0e18)
+            ro = np.asarray(order, dtype=np.int32)
+            ts = time.perf_counter()
+            # Depth 1 always completes (at most 3 × (1 + 2k) nodes): never play a move unexamined.
+            counter[C_CAP] = node_cap if depth > 1 else 1 << 60
+            limit = deadline if depth > 1 else 1.0e308
+            work, moves = self._work, self._moves
+            with interruptible():
+                _ab(
+                    bufs, 0, depth, lay, nbr, me, -1.0e18, 1.0e18, work, moves, counter, ro, vals, limit, wts, timid,
+                    kil,
+                )  # fmt: skip
+            spent = time.perf_counter() - ts
+            if counter[C_ABORT]:
+                if partial:
+                    order = _partial_order(order, vals)
+                break
+            ranked = sorted(range(3), key=lambda k: -vals[k])
+            order = [order[k] for k in ranked]
+            self.last_depth = depth
+            if prev_s > 0:
+                bf = max(1.5, min(12.0, spent / prev_s))
+            prev_s = spent
+            if vals[ranked[0]] <= DEAD + 1000.0 * (self.max_depth + 1):
+                break  # every line loses the snake: deeper cannot change the choice
+        return order
+
     def act(self, observation: Any, budget: Budget | None) -> int:
         """One move: an absolute direction."""
         t0 = time.perf_counter()
@@ -1138,42 +1213,9 @@ class VoronoiAgent(BaseAgent):
         # must then not depend on the machine at all.
         timed = budget.nodes is None and budget.time_s is not None
         deadline = t0 + self.time_fraction * budget.time_s if timed and budget.time_s is not None else 1.0e308
-        counter = np.zeros(3, np.int64)
-        kil = np.full(3 * (self.max_depth + 2), -2, np.int32)  # killer moves, kept from one depth to the next
-        order = _root_order(s.heading[me])
-        self.last_depth = 0
-        prev_s = 0.0
-        bf = 3.0
-        for depth in range(1, self.max_depth + 1):
-            if timed and not self.partial:
-                now_s = time.perf_counter()
-                if depth > 1 and now_s + prev_s * bf > deadline:
-                    break  # the next depth would not finish in time
-            vals = np.full(3, -1.0e18)
-            ro = np.asarray(order, dtype=np.int32)
-            ts = time.perf_counter()
-            # Depth 1 always completes (at most 3 × (1 + 2k) nodes): never play a move unexamined.
-            counter[C_CAP] = node_cap if depth > 1 else 1 << 60
-            limit = deadline if depth > 1 else 1.0e308
-            work, moves = self._work, self._moves
-            with interruptible():
-                _ab(
-                    bufs, 0, depth, lay, nbr, me, -1.0e18, 1.0e18, work, moves, counter, ro, vals, limit, wts, timid,
-                    kil,
-                )  # fmt: skip
-            spent = time.perf_counter() - ts
-            if counter[C_ABORT]:
-                if self.partial:
-                    order = _partial_order(order, vals)
-                break
-            ranked = sorted(range(3), key=lambda k: -vals[k])
-            order = [order[k] for k in ranked]
-            self.last_depth = depth
-            if prev_s > 0:
-                bf = max(1.5, min(12.0, spent / prev_s))
-            prev_s = spent
-            if vals[ranked[0]] <= DEAD + 1000.0 * (self.max_depth + 1):
-                break  # every line loses the snake: deeper cannot change the choice
+        order = self._deepen(
+            bufs, lay, nbr, me, wts, timid, node_cap, deadline, timed and not self.partial, self.partial
+        )
         # What is left of the budget, bar a twentieth for the harness, is the hook's.
         until = t0 + 0.95 * budget.time_s if timed and budget.time_s is not None else 1.0e308
         return self._settle(order, root, lay, nbr, until)
