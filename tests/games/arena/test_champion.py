@@ -1,8 +1,10 @@
 """The champion's own pieces: the contact model of opponents, timid replies, the clock-aware value."""
 
 import numpy as np
+import pytest
 
 from snakelab import make, make_agent
+from snakelab.core.errors import ConfigError
 from snakelab.core.game import Budget
 from snakelab.games.arena import sim
 from snakelab.games.arena.champion import ChampionAgent, ContactModel
@@ -471,3 +473,31 @@ def test_the_pull_maps_follow_the_way_round_a_body_still_in_the_way():
 
     right, straight, left = (g.index(11, 4), g.index(10, 5), g.index(9, 4))
     assert value(right, 1) > value(straight, 1) > value(left, 1)
+
+
+def test_predicted_replies_are_the_moves_the_references_play_on_the_same_budget():
+    # Given the references' own node budget, the prediction is their search exactly: every
+    # live opponent's predicted reply is the move it then plays.
+    game = make("arena(game_width=20,game_height=20,duration=10)")
+    s = game.new_state(5)
+    champ = ChampionAgent(predict=60)
+    agents = [champ, *(make_agent("arena.voronoi") for _ in range(3))]
+    for i, a in enumerate(agents):
+        a.reset(game.info, i, 100 + i)
+    checked = 0
+    for _ in range(60):
+        if s.is_over():
+            break
+        alive = list(s.alive)
+        acts = [a.act(s, Budget(nodes=60)) for a in agents]
+        if alive[0]:
+            for j in range(1, 4):
+                assert champ.last_predicted[j] == (acts[j] if alive[j] else -1)
+                checked += alive[j]
+        s.apply(acts)
+    assert checked > 100
+
+
+def test_a_negative_prediction_budget_is_refused():
+    with pytest.raises(ConfigError, match="predict"):
+        ChampionAgent(predict=-1)

@@ -223,8 +223,6 @@ class ChampionAgent(VoronoiAgent):
             move is predicted by the references' own search from its seat, stopped after
             this many nodes, and is its default reply at the root, from which it may
             still deviate (0: the greedy filler's move, as at every other ply).
-        predict_trust: With ``predict``, a predicted opponent deviates at the root only
-            into a cell next to our head, where the heads could meet (1), or anywhere (0).
         max_depth: Deepest iteration.
         time_fraction: Share of ``Budget.time_s`` the search may plan to use.
         default_nodes: Node budget when given no budget (300: about what a 10 ms move
@@ -257,8 +255,7 @@ class ChampionAgent(VoronoiAgent):
         paths: int = 1,
         partial: int = 1,
         killers: int = 1,
-        predict: int = 0,
-        predict_trust: int = 0,
+        predict: int = 30,
         max_depth: int = 24,
         time_fraction: float = 0.8,
         default_nodes: int = 300,
@@ -290,7 +287,6 @@ class ChampionAgent(VoronoiAgent):
             ("partial", partial, partial in (0, 1)),
             ("killers", killers, killers in (0, 1)),
             ("predict", predict, predict >= 0),
-            ("predict_trust", predict_trust, predict_trust in (0, 1)),
         )
         for key, value, ok in checks:
             if not ok:
@@ -303,7 +299,6 @@ class ChampionAgent(VoronoiAgent):
                     "partial": "0 or 1",
                     "paths": "0 or 1",
                     "killers": "0 or 1",
-                    "predict_trust": "0 or 1",
                     "doom_zombies": "0, 1 or 2",
                     "spawn_paths": f"between 0 and {SPAWN_SAMPLES}",
                 }.get(key, "≥ 0")
@@ -313,7 +308,7 @@ class ChampionAgent(VoronoiAgent):
         w[W_APPLE_STEP], w[W_APPLE_OWN], w[W_ZOMBIE], w[W_HORIZON] = apple_step, apple_own, zombie, horizon
         w[W_LATE_C0], w[W_LATE_RATE], w[W_TIES], w[W_CLOCK] = late_c0, late_rate, ties, 1.0
         w[W_RIVAL], w[W_SPAWN], w[W_KILLERS], w[W_PATHS] = rival, spawn, killers, paths
-        w[W_PREDICT] = float(predict > 0) * (1 + predict_trust)
+        w[W_PREDICT] = float(predict > 0)
         self.predict = predict
         self.weights = w
         self.timid = timid
@@ -327,6 +322,8 @@ class ChampionAgent(VoronoiAgent):
         self.partial = bool(partial)
         self.last_doomed: list[int] = []
         """The root moves the last move proved doomed and passed over (for tests)."""
+        self.last_predicted: list[int] = []
+        """Per snake, the root reply ``predict`` expected the last move (-1: none; for tests)."""
         self.last_timid: list[int] = []
         """Per snake, 1 where the last move modelled the opponent as timid (for tests)."""
 
@@ -397,6 +394,7 @@ class ChampionAgent(VoronoiAgent):
                 continue
             bufs[0] = root
             out[j] = self._deepen(bufs, lay, nbr, j, WEIGHTS, NO_TIMID, self.predict, 1.0e308, False, False)[0]
+        self.last_predicted = [int(d) for d in out]
         return out
 
     def _settle(

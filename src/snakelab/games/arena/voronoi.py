@@ -134,7 +134,7 @@ the race stops at this distance; cells and apples beyond it are nobody's); no cl
 move order (``W_KILLERS`` 0; see :func:`_ab`), pulls by Manhattan distance
 (``W_PATHS`` 0; see :func:`pull_maps`), and the default replies at the root (``W_PREDICT``
 0; when set, snake ``j``'s reply at the root is ``wts[N_WEIGHTS + j]`` where that is a
-direction, 0 to 3, and above 1 it deviates there only into a cell next to our head).
+direction, 0 to 3).
 The champion (:mod:`.champion`) sets the rest."""
 NO_TIMID = np.zeros(64, dtype=np.int32)
 """No opponent is timid: every one is modelled as the references model everyone (64 entries,
