@@ -954,13 +954,6 @@ def _ab(
                 continue  # a suicidal deviation never hurts us more than the default
             if timid[j] != 0 and abs(c % w - mx) + abs(c // w - my) == 1:
                 continue  # a timid opponent never steps where our head could meet it
-            if (
-                predict
-                and wts[W_PREDICT] > 1.0
-                and wts[N_WEIGHTS + j] >= 0.0
-                and abs(c % w - mx) + abs(c // w - my) != 1
-            ):
-                continue  # trusted: a predicted opponent deviates only where our heads could meet
             rj[nr], rd[nr] = j, dj
             nr += 1
     # Our moves: at the root in the order given; below it straight first (usually the
