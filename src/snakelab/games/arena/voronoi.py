@@ -51,7 +51,8 @@ next apple, :func:`pull_maps`, the steps round the bodies to each target that th
 champion's pulls read, and :func:`rival_loss`, the champion's
 price on the growth of the longest opponent, which :func:`rival_of` picks by the same
 :func:`reach`), the alpha-beta kernel and the agent that
-drives it — and the champion (:mod:`.champion`) runs the same kernel with other
+drives it (:meth:`VoronoiAgent._deepen`, which the champion also runs from each
+opponent's seat to predict its reply) — and the champion (:mod:`.champion`) runs the same kernel with other
 weights and timid flags, so the references and the champion cannot drift apart. The
 race's bitboard form, a kernel of its own that this module only calls, is :mod:`.territory`.
 """
