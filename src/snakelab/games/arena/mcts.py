@@ -44,12 +44,12 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import numba
 import numpy as np
 import numpy.typing as npt
 
 from snakelab.core.errors import ConfigError
 from snakelab.core.game import BaseAgent, Budget, GameInfo
+from snakelab.core.jit import monotonic
 from snakelab.core.rng import derive_seed
 from snakelab.games.arena import sim
 from snakelab.games.arena.rules import STRAIGHT, State
@@ -72,7 +72,7 @@ from snakelab.games.arena.sim import (
     step,
     tail_of,
 )
-from snakelab.games.arena.voronoi import evaluate, interruptible, now
+from snakelab.games.arena.voronoi import evaluate, interruptible
 
 I32 = npt.NDArray[np.int32]
 F64 = npt.NDArray[np.float64]
@@ -152,7 +152,7 @@ def _squash(v: float, v0: float, scale: float) -> float:  # pragma: no cover - j
     return 0.5 + 0.5 * np.tanh((v - v0) / scale)
 
 
-@numba.njit(cache=True)  # without nogil: it reads the clock in object mode
+@_jit
 def search(
     root: I32,
     lay: I32,
@@ -197,7 +197,7 @@ def search(
     nodes_used = 1
     max_steps = lay[L_STEPS]
     for it in range(iterations):
-        if deadline < 1.0e300 and it >= 3 and now() > deadline:
+        if deadline < 1.0e300 and it >= 3 and monotonic() > deadline:
             return it
         buf[:] = root
         node = 0

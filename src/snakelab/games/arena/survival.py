@@ -30,10 +30,10 @@ them for the first few steps.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import numpy.typing as npt
 
+from snakelab.core.jit import monotonic
 from snakelab.games.arena.sim import (
     F_ALIVE,
     L_APPLE,
@@ -56,7 +56,7 @@ from snakelab.games.arena.sim import (
     head_of,
     zombie_head,
 )
-from snakelab.games.arena.voronoi import _body_free_times, _race_alone, now
+from snakelab.games.arena.voronoi import _body_free_times, _race_alone
 
 I32 = npt.NDArray[np.int32]
 
@@ -182,7 +182,7 @@ def _reachable(
     return count
 
 
-@numba.njit(cache=True)  # without nogil: it reads the clock in object mode
+@_jit
 def alone_moves(  # pragma: no cover - jitted
     st: I32,
     lay: I32,
@@ -311,7 +311,7 @@ def alone_moves(  # pragma: no cover - jitted
             m = cand[4 * sp + idx[sp]]
             idx[sp] += 1
             nodes += 1
-            if nodes > cap or (until < 1.0e300 and (nodes & 63) == 0 and now() > until):
+            if nodes > cap or (until < 1.0e300 and (nodes & 63) == 0 and monotonic() > until):
                 result = -1
                 break
             if chase:

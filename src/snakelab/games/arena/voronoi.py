@@ -64,12 +64,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import numba
 import numpy as np
 import numpy.typing as npt
 
 from snakelab.core.errors import ConfigError
 from snakelab.core.game import BaseAgent, Budget, GameInfo
+from snakelab.core.jit import monotonic
 from snakelab.games.arena import sim
 from snakelab.games.arena.rules import STRAIGHT, State
 from snakelab.games.arena.sim import (
@@ -142,25 +142,15 @@ NO_TIMID = np.zeros(64, dtype=np.int32)
 the most snakes the rules allow, so one shared array serves every board)."""
 
 
-@numba.njit(cache=True)  # no nogil: an object-mode block cannot release the GIL anyway
-def now() -> float:  # pragma: no cover - jitted
-    """``time.perf_counter()`` from compiled code (about a microsecond; called every 4 nodes).
-
-    Call the kernels that read it inside :func:`interruptible`.
-    """
-    with numba.objmode(t="float64"):
-        t = time.perf_counter()
-    return t
-
-
 @contextmanager
 def interruptible() -> Iterator[None]:
-    """Let a Ctrl-C (or a SIGTERM turned into one) that lands in :func:`now` leave a kernel as itself.
+    """Let a Ctrl-C (or a SIGTERM turned into one) that lands in a kernel leave it as itself.
 
-    A signal handler raises in the next Python code the main thread runs, and inside a
-    timed search that is :func:`now`'s object-mode block; numba then raises a
-    ``SystemError`` caused by the interrupt, which no caller would take for one (a
-    traceback instead of a stopped run and its resume hint). This raises the interrupt.
+    A signal handler raises in the next Python code the main thread runs. The searches
+    read their clock in nopython mode (:func:`snakelab.core.jit.monotonic`), so today no
+    kernel runs Python code; should one do so again (an object-mode block), numba would
+    raise a ``SystemError`` caused by the interrupt, which no caller would take for one.
+    This raises the interrupt.
     """
     try:
         yield
@@ -875,7 +865,7 @@ def evaluate(st: I32, lay: I32, nbr: I32, me: int, ply: int, work: I32) -> float
     return evaluate_w(st, lay, nbr, me, ply, work, WEIGHTS, NO_TIMID)
 
 
-@numba.njit(cache=True)  # without nogil: it reads the clock in object mode
+@_jit
 def _ab(
     bufs: I32,
     ply: int,
@@ -990,7 +980,7 @@ def _ab(
             j = rj[r]
             counter[C_NODES] += 1
             if counter[C_NODES] > counter[C_CAP] or (
-                deadline < 1.0e300 and (counter[C_NODES] & 3) == 0 and now() > deadline
+                deadline < 1.0e300 and (counter[C_NODES] & 3) == 0 and monotonic() > deadline
             ):
                 counter[C_ABORT] = 1
                 return 0.0
