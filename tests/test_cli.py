@@ -18,8 +18,13 @@ SEVERAL_SEATS = {"arena"}  # games with several agent seats (snakgame's Chef is 
 
 
 def _commands(group, path=()):
-    """Every leaf command under ``group`` (hidden ones too), as (path, click command)."""
-    for name, cmd in group.commands.items():
+    """Every leaf command under ``group`` (hidden ones too), as (path, click command).
+
+    Through ``list_commands`` and ``get_command``: the root loads a command's module on use.
+    """
+    ctx = typer.Context(group)
+    for name in group.list_commands(ctx):
+        cmd = group.get_command(ctx, name)
         if hasattr(cmd, "commands"):
             yield from _commands(cmd, (*path, name))
         else:

@@ -23,40 +23,56 @@ so a later run starts at once. ``make run`` and ``make test`` call ``snakelab wa
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 import typer
 
 NOTICE = "compiling kernels, first run only"
 
-_installed: list[Any] = []
+_installed: list[int] = []
 
 
 def install_compile_notice() -> None:
     """Print :data:`NOTICE` on standard error once, when this command first compiles a kernel.
 
-    Safe to call more than once (later calls do nothing). Costs one listener
-    registration; nothing is printed on a warm cache.
+    Safe to call more than once (later calls do nothing). Costs no import: a verb that
+    never loads numba (every ``--help``, ``results``, ``replay``) pays nothing, and the
+    listener is registered when numba is first imported, in this process or in a forked
+    worker (:class:`_AfterImport`). Nothing is printed on a warm cache.
     """
     if _installed:
         return
-    import multiprocessing
-
-    from numba.core import event
-
-    flag = multiprocessing.Value("b", 0)  # shared with forked workers: one line per command
+    # One byte in a pipe that forked workers share: whoever reads it first says the line,
+    # so it appears once per command whichever process compiles first.
+    token, end = os.pipe()
+    os.write(end, b"!")
+    os.close(end)
+    os.set_blocking(token, False)
+    _installed.append(token)
     owner = os.getpid()
+    if "numba" in sys.modules:
+        _listen(token, owner)
+    else:
+        sys.meta_path.insert(0, _AfterImport("numba", lambda: _listen(token, owner)))
+
+
+def _listen(token: int, owner: int) -> None:
+    """Register the ``numba:compile`` listener that prints the notice (see :func:`install_compile_notice`)."""
+    from numba.core import event
 
     class _Notice(event.Listener):
         def on_start(self, event: Any) -> None:
             del event
-            with flag.get_lock():
-                if flag.value:
-                    return
-                flag.value = 1
+            try:
+                if not os.read(token, 1):
+                    return  # said already
+            except (BlockingIOError, OSError):
+                return
             if os.getpid() == owner:
                 # Through sys.stderr, so a progress bar on screen keeps its place.
                 sys.stderr.write(NOTICE + "\n")
@@ -68,9 +84,39 @@ def install_compile_notice() -> None:
         def on_end(self, event: Any) -> None:
             del event
 
-    listener = _Notice()
-    event.register("numba:compile", listener)  # type: ignore[no-untyped-call]
-    _installed.append(listener)
+    event.register("numba:compile", _Notice())  # type: ignore[no-untyped-call]
+
+
+class _AfterImport:
+    """A ``sys.meta_path`` finder that runs ``then()`` once module ``name`` has been imported.
+
+    It finds nothing itself: it asks the other finders for the module's spec and wraps the
+    loader's ``exec_module``, then leaves ``sys.meta_path``.
+    """
+
+    def __init__(self, name: str, then: Callable[[], None]) -> None:
+        self.name = name
+        self.then = then
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
+        """The spec of ``name`` from the other finders, its loader made to call ``then``."""
+        del path, target  # the other finders search again
+        if fullname != self.name:
+            return None
+        if self in sys.meta_path:
+            sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(fullname)
+        loader = getattr(spec, "loader", None)
+        if loader is None or not hasattr(loader, "exec_module"):
+            return spec
+        run = loader.exec_module
+
+        def exec_module(module: Any) -> None:
+            run(module)
+            self.then()
+
+        loader.exec_module = exec_module
+        return spec
 
 
 def warm_kernels(*, verbose: bool = False) -> float:
