@@ -90,8 +90,8 @@ def _visible(sub: typer.Typer) -> list[str]:
 
 def grammar_markdown(groups: dict[str, typer.Typer]) -> str:
     """The ``snakelab --help`` epilogue: a game × verb table, the other groups, the exit codes."""
-    from snakelab.cli._grammar import exit_codes_markdown
     import snakelab.games
+    from snakelab.cli._grammar import exit_codes_markdown
 
     # Each game is the package of its name under snakelab.games (listed, not imported:
     # importing them loads every game's kernels).
