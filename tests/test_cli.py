@@ -192,3 +192,19 @@ def test_progress_without_a_terminal_writes_a_plain_line_now_and_then(monkeypatc
     with common.progress_bar(3, "games", enabled=False) as prog:
         common.advance(prog)
     assert capsys.readouterr().err == ""
+
+
+def test_the_store_option_may_follow_the_verb(tmp_path):
+    store = tmp_path / "after.sqlite"
+    r = run_snakelab("classic", "bench", "-a", "greedy", "-W", "6", "-H", "6", "-n", "2", "-j", "1", "--store", store)
+    assert r.returncode == 0, r.stderr
+    assert f"stored in {store}" in " ".join(r.stderr.split()) and store.exists()
+    equals = tmp_path / "equals.sqlite"
+    r = run_snakelab(
+        "classic", "bench", "-a", "greedy", "-W", "6", "-H", "6", "-n", "2", "-j", "1", f"--store={equals}"
+    )
+    assert r.returncode == 0, r.stderr
+    assert equals.exists()
+    # A verb's own --store stays its own: results list reads the store it names.
+    listed = run_snakelab("results", "list", "--store", store)
+    assert listed.returncode == 0 and "classic" in listed.stdout, listed.stderr

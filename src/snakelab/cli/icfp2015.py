@@ -162,7 +162,10 @@ def run(argv: Sequence[str] | None = None, start: float | None = None) -> int:
     failed = False
     phrases: list[str] = []
     for p in args.phrases if args.phrases is not None else PHRASES:
-        if not p or any(ch.lower() not in CHAR_TO_COMMAND for ch in p):
+        if not p:
+            sys.stderr.write("error: phrase '' is empty; not used\n")
+            failed = True
+        elif any(ch.lower() not in CHAR_TO_COMMAND for ch in p):
             sys.stderr.write(f"error: phrase {p!r} has characters that are not commands; not used\n")
             failed = True
         elif p not in phrases:

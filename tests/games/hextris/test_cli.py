@@ -431,3 +431,10 @@ def test_score_exits_1_when_a_solution_stops_with_an_error(tmp_path, solution, s
     assert bad["error"] and what in bad["error"]
     ok = _run("hextris", "score", str(VECTORS / "official_sample_problem_6_seed_0.json"), "--problems", str(PROBLEMS))
     assert ok.returncode == 0, ok.stderr
+
+
+def test_the_contest_program_says_an_empty_phrase_is_empty():
+    r = _run("-p", "", "-p", "Ei!", module="snakelab.cli.icfp2015")  # no problem file: nothing to solve
+    assert r.returncode == 1
+    assert _one_line_error(r.stderr) == ["error: phrase '' is empty; not used"]
+    assert json.loads(r.stdout) == []
