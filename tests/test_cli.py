@@ -196,7 +196,8 @@ def test_progress_without_a_terminal_writes_a_plain_line_now_and_then(monkeypatc
 
 def test_the_store_option_may_follow_the_verb(tmp_path):
     store = tmp_path / "after.sqlite"
-    r = run_snakelab("classic", "bench", "-a", "greedy", "-W", "6", "-H", "6", "-n", "2", "-j", "1", "--store", store)
+    bench = ("classic", "bench", "-a", "greedy", "-W", "6", "-H", "6", "-n", "2", "-j", "1")
+    r = run_snakelab(*bench, "--store", store)
     assert r.returncode == 0, r.stderr
     assert f"stored in {store}" in " ".join(r.stderr.split()) and store.exists()
     equals = tmp_path / "equals.sqlite"
