@@ -147,7 +147,14 @@ def test_warm_compiles_every_game_and_says_so():
     assert {name for name, _ in _PARTS} == set(GAMES)
     r = run_snakelab("warm", timeout=900)
     assert r.returncode == 0, r.stderr
-    assert "kernels ready" in r.stderr.splitlines()[-1]
+    lines = r.stderr.splitlines()
+    assert "kernels ready" in lines[-1]
+    # Progress per game: which game is compiling as it starts (no terminal here, so a
+    # line), then its seconds.
+    for game in GAMES:
+        start = lines.index(f"{game}…")
+        after = [ln for ln in lines[start + 1 :] if ln != "compiling kernels, first run only"]
+        assert re.fullmatch(rf"{game}: \d+\.\d s", after[0])
 
 
 @pytest.mark.slow

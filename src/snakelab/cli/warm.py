@@ -119,7 +119,7 @@ class _AfterImport:
         return spec
 
 
-def warm_kernels(*, verbose: bool = False) -> float:
+def warm_kernels(*, verbose: bool = False, on_part: Callable[[str, float | None], None] | None = None) -> float:
     """Compile (or load from numba's cache) the kernels of every game, in this process.
 
     Plays one tiny game or evaluation with each agent or evaluator that uses compiled
@@ -128,16 +128,23 @@ def warm_kernels(*, verbose: bool = False) -> float:
 
     Args:
         verbose: Print each part and its seconds on standard error.
+        on_part: Called with a game's name and None as its part starts, and with its
+            name and seconds when it ends (the progress display of ``snakelab warm``).
 
     Returns:
         Seconds spent.
     """
     t0 = time.monotonic()
     for name, part in _PARTS:
+        if on_part is not None:
+            on_part(name, None)
         t = time.monotonic()
         part()
+        seconds = time.monotonic() - t
+        if on_part is not None:
+            on_part(name, seconds)
         if verbose:
-            sys.stderr.write(f"{name}: {time.monotonic() - t:.1f} s\n")
+            sys.stderr.write(f"{name}: {seconds:.1f} s\n")
     return time.monotonic() - t0
 
 
@@ -194,8 +201,29 @@ def register(app: typer.Typer) -> None:
     def warm_cmd(
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing (errors excepted)."),
     ) -> None:
-        """Compile every game's kernels now, so later runs start at once (make run and make test call it)."""
+        """Compile every game's kernels now, so later runs start at once (make run and make test call it).
+
+        Shows which game is compiling and a line per game with its seconds (a first run on
+        a machine takes a minute or more; a warm cache, a second or two).
+        """
         install_compile_notice()
-        seconds = warm_kernels(verbose=not quiet)
-        if not quiet:
-            sys.stderr.write(f"kernels ready ({seconds:.1f} s)\n")
+        if quiet:
+            warm_kernels()
+            return
+        from snakelab.cli.common import advance, err_console, progress_bar
+
+        with progress_bar(len(_PARTS), "kernels") as prog:
+            task = prog.task_ids[0]
+
+            def show(name: str, seconds: float | None) -> None:
+                if seconds is None:
+                    prog.update(task, description=f"kernels: {name}")
+                    if not err_console.is_terminal:  # no live bar: say what is being compiled
+                        err_console.print(f"{name}…", highlight=False)
+                else:
+                    err_console.print(f"{name}: {seconds:.1f} s", highlight=False)
+                    advance(prog)
+
+            seconds = warm_kernels(on_part=show)
+            prog.update(task, description="kernels")
+        err_console.print(f"kernels ready ({seconds:.1f} s)", highlight=False)
