@@ -23,14 +23,16 @@ refused by :func:`game_of`.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
 from typer.core import TyperCommand, TyperGroup
 
 from snakelab.core.errors import ConfigError
-from snakelab.core.game import Game
+
+if TYPE_CHECKING:
+    from snakelab.core.game import Game
 
 #: Exit codes shared by every verb (see the module docstring).
 OK, CHECK_FAILED, USAGE, INTERRUPTED, PIPE_CLOSED, TERMINATED = 0, 1, 2, 130, 141, 143
