@@ -82,6 +82,19 @@ class PipeClosed(Exception):  # noqa: N818 - a condition, not a fault
     """Standard output was closed by its reader; :func:`snakelab.cli.main` exits 141."""
 
 
+class Interrupted(Exception):  # noqa: N818 - a condition, not a fault
+    """Ctrl-C or SIGTERM stopped the command; :func:`snakelab.cli.main` exits with :attr:`code`.
+
+    typer turns a ``KeyboardInterrupt`` into exit code 130 whatever raised it, so
+    :class:`Group` carries it past typer as this, with the code its signal gives
+    (:func:`interrupt_code`: 143 for SIGTERM).
+    """
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
 class CliConsole(Console):
     """The CLI's rich console: a closed standard output ends the command with exit code 141.
 
@@ -100,7 +113,8 @@ class Group(TyperGroup):
 
     It also lets a closed standard output (``BrokenPipeError``) reach
     :func:`snakelab.cli.main` as :class:`PipeClosed`, which typer would otherwise turn
-    into exit code 1, the code of a failed check.
+    into exit code 1, the code of a failed check, and an interrupt as
+    :class:`Interrupted`, which typer would turn into 130 even for SIGTERM.
     """
 
     def invoke(self, ctx: Any) -> Any:
@@ -109,6 +123,8 @@ class Group(TyperGroup):
             return super().invoke(ctx)
         except BrokenPipeError:
             raise PipeClosed from None
+        except KeyboardInterrupt as exc:
+            raise Interrupted(interrupt_code(exc)) from None
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         """Render the help (flags first lose their type label)."""
@@ -195,6 +211,7 @@ def game_of(game_id: str, spec: str) -> Game:
 __all__ = [
     "EXIT_CODES",
     "CliConsole",
+    "Interrupted",
     "Command",
     "Group",
     "PipeClosed",
