@@ -211,9 +211,9 @@ def game_of(game_id: str, spec: str) -> Game:
 __all__ = [
     "EXIT_CODES",
     "CliConsole",
-    "Interrupted",
     "Command",
     "Group",
+    "Interrupted",
     "PipeClosed",
     "exit_codes_markdown",
     "game_of",
