@@ -4,6 +4,10 @@
 replayed lock by lock in the terminal (``--agent human`` plays it with the keys).
 ``bench`` is ``solve`` under the shared verb name: every seed of the problems given,
 per-problem scores and a total, the solution file as its store (``--out``, ``--resume``).
+
+Why one module: these are the verbs of one game, as every game's verbs are one module of
+this package; each verb's own code is short and they share the problem loading, the
+solution files and the scorer.
 """
 
 from __future__ import annotations

@@ -14,6 +14,9 @@ in a worker thread so a slow search never blocks the event loop. The match reset
 agents with the derived seeds, applies the steps and writes the replay, so a live game
 records the replay :func:`~snakelab.harness.match.play` writes for the same game, seed
 and moves. A game stopped before its end deletes its (truncated) replay.
+
+Why one module: it is one session's protocol, the commands it checks, the pace it keeps
+and the budget its agents think within (:func:`think_budget`) being parts of one loop.
 """
 
 from __future__ import annotations
