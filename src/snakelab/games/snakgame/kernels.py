@@ -415,3 +415,37 @@ def end_options(
                 w = sw
         out[d] = w
     return out
+
+
+# The champion's memory (see :mod:`~snakelab.games.snakgame.policy`): indices into one int64 array.
+P_N, P_M, P_HEAD, P_TAIL, P_LEN, P_FREE, P_STEPS = 0, 1, 2, 3, 4, 5, 6
+P_HDIR0, P_HDIR1, P_CAP, P_BASE, P_STARTED, P_RNG = 7, 8, 9, 10, 11, 12
+P_SAMPLES, P_HUG, P_MIDDLE, P_ALT, P_LEVEL, P_FIXCAP = 13, 14, 15, 16, 17, 18
+P_SIZE = 24
+
+#: "Plenty of room": larger than any region.
+BIG = 1 << 40
+
+#: What the contest turn returns when the grid is full before its move (say EXIT).
+FULL = -(1 << 62)
+
+#: What the contest turn returns when the snake cannot move (a NEW comes next).
+STUCK = -1
+
+CELL_EMPTY, CELL_MINE, CELL_CHEF = 0, 2, 3
+"""Grid values the champion's kernels write (those of ``rules``: empty, yours, Chef's)."""
+
+
+@njit(cache=True)
+def taken_around(occ: np.ndarray, n: int, m: int, t: int) -> int:
+    """How many of the 4 neighbours of ``t`` are off the grid or not empty."""
+    taken = 0
+    for d in range(4):
+        x = _step(t, d, n, m)
+        if x < 0 or occ[x] != CELL_EMPTY:
+            taken += 1
+    return taken
+
+
+neighbour = _step
+"""The neighbour of a cell in a clockwise direction, or -1 (the kernels' ``_step``)."""
