@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 
@@ -158,22 +157,19 @@ def judge_cmd(
         raise typer.Exit(1)
 
 
-@app.command("client")
-def client_cmd(
-    agent: str = typer.Option("champion", "--agent", "-a", help="Agent name, e.g. editorial."),
-    seed: int = typer.Option(0, "--seed", "-s", help="Seed for the agent's own randomness."),
-) -> None:
-    """Speak the contest protocol on stdin/stdout with a built-in agent (one game)."""
-    from snakelab.games.snakgame.codec import run_client
+@app.command("client", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def client_cmd(ctx: typer.Context) -> None:
+    """Speak the contest protocol on stdin/stdout: the lean contest program (``--help`` for its options).
 
-    try:
-        ref = agent_ref(agent)
-        ag = make_agent(ref)
-        run_client(ag, ref, sys.stdin, sys.stdout, seed=seed)
-    except SnakelabError as exc:
-        fail(str(exc))
-    except BrokenPipeError:
-        fail("the judge closed the connection")
+    ``snakelab snakgame client`` reaches :func:`snakelab.games.snakgame.contest.main`
+    before this command line is even loaded (see :func:`snakelab.cli.main`); this verb
+    is the same program for callers that run the app in-process.
+    """
+    from snakelab.games.snakgame.contest import main as contest_main
+
+    code = contest_main(list(ctx.args))
+    if code:
+        raise typer.Exit(code)
 
 
 @app.command("replay")

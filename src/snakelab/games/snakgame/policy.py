@@ -12,9 +12,10 @@ its parameters, the ends' sweep directions, the mark base of the breadth-first s
 its random generator's state and the mirrored snake (ends, length, free cells), so the
 agent is reproducible from its seed alone.
 
-Work levels (``P_LEVEL``): at 0 a region counts as "plenty" from free cells / 64 on and
-a split race may visit 16 × that; each level above divides both by 4, so a program
-running short of time keeps the same policy at a lower cost.
+Work levels (``P_LEVEL``): at 0 the full policy; each level above tries 4 × fewer random
+cells for a new snake. (Smaller caps on the region searches were tried as a cheaper level
+and lost badly: a pocket of a few thousand cells then counts as "plenty" and traps the
+first snake.)
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from snakelab.games.snakgame.kernels import (
     P_M,
     P_MIDDLE,
     P_N,
+    P_RACE,
     P_RNG,
     P_SAMPLES,
     P_SIZE,
@@ -69,6 +71,7 @@ class ChampionParams:
         samples: Random free cells tried for each new snake after the first.
         middle: Start the first snake at the middle of the top row.
         alternate: Move the two ends in turn instead of keeping the tail in reserve.
+        race: A split race between an end's neighbours may visit this many × the cap.
     """
 
     hug: int = 1
@@ -76,6 +79,7 @@ class ChampionParams:
     samples: int = 24
     middle: bool = False
     alternate: bool = False
+    race: int = 16
 
 
 def new_memory(n: int, m: int, free: int, seed: int, params: ChampionParams) -> np.ndarray:
@@ -90,6 +94,7 @@ def new_memory(n: int, m: int, free: int, seed: int, params: ChampionParams) -> 
     p[P_RNG] = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & ((1 << 63) - 1)
     p[P_SAMPLES], p[P_HUG] = params.samples, params.hug
     p[P_MIDDLE], p[P_ALT] = int(params.middle), int(params.alternate)
+    p[P_RACE] = params.race
     return p
 
 
@@ -126,7 +131,7 @@ def new_snake(occ: np.ndarray, p: np.ndarray, mark: np.ndarray, queue: np.ndarra
     bw, bt, cell = -1, 0, -1
     size = n * m
     rng = p[P_RNG]
-    for _ in range(p[P_SAMPLES]):
+    for _ in range(max(1, p[P_SAMPLES] >> (2 * p[P_LEVEL]))):
         # A random empty cell by rejection, then by a scan on an almost full grid. The
         # generator (a 63-bit LCG, its high bits) is written out here: kernels calling a
         # helper that held it crashed when numba loaded them from its cache.
@@ -167,9 +172,7 @@ def choose(occ: np.ndarray, p: np.ndarray, mark: np.ndarray, queue: np.ndarray) 
     both this search and the new snake's crashed when numba loaded it from its cache.)
     """
     n, m = p[P_N], p[P_M]
-    if p[P_FIXCAP] == 0:
-        p[P_CAP] = max(256, p[P_FREE] // 64)
-    cap = max(16, p[P_CAP] >> (2 * p[P_LEVEL]))
+    cap = p[P_CAP]
     head, tail = p[P_HEAD], p[P_TAIL]
     nends = 0 if p[P_LEN] == 0 else 1 if head == tail else 2
     bw, bf, bp = -1, -1, -1
@@ -177,7 +180,7 @@ def choose(occ: np.ndarray, p: np.ndarray, mark: np.ndarray, queue: np.ndarray) 
     for k in range(nends):
         e = head if k == 0 else tail
         p[P_BASE] += 32
-        room = end_options(occ, n, m, e, cap, mark, p[P_BASE], queue, BIG)
+        room = end_options(occ, n, m, e, cap, mark, p[P_BASE], queue, BIG, p[P_RACE])
         # The head falls (down first), the tail rises (up first); each sweeps along its row.
         down = m if k == 0 else -m
         hd = p[P_HDIR0 + k]
