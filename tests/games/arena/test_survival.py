@@ -4,7 +4,7 @@ import numpy as np
 
 from snakelab import make
 from snakelab.games.arena import sim
-from snakelab.games.arena.champion import ChampionAgent
+from snakelab.games.arena.champion import ChampionAgent, ChampionOptions
 from snakelab.games.arena.rules import DOWN, LEFT, RIGHT, UP
 from snakelab.games.arena.survival import SHUT_NEVER, alone_moves, opponent_reach, work_size
 
@@ -95,7 +95,7 @@ def test_the_champion_passes_over_a_doomed_move():
     # When every move is doomed the search's choice stands.
     assert agent._settle([DOWN, LEFT, RIGHT], st, lay, nbr, 1.0e308) == DOWN
     assert agent.last_doomed == []
-    off = ChampionAgent(doom=0)
+    off = ChampionAgent(ChampionOptions(doom=0))
     off.reset(info, 0, 1)
     assert off._settle([LEFT, UP, DOWN], st, lay, nbr, 1.0e308) == LEFT
 
@@ -175,9 +175,12 @@ def test_the_champion_keeps_ahead_of_the_other_heads_when_asked():
     ).info
     st, lay, nbr = _encoded(s)
     need = len(s.bodies[0])
-    plain, ahead = ChampionAgent(doom_ahead=0), ChampionAgent(doom_ahead=8, doom_ahead_len=0)
-    longer = ChampionAgent(doom_ahead=8, doom_ahead_len=need + 1)  # asks only of a longer snake
-    long_enough = ChampionAgent(doom_ahead=8, doom_ahead_len=need)
+    plain, ahead = (
+        ChampionAgent(ChampionOptions(doom_ahead=0)),
+        ChampionAgent(ChampionOptions(doom_ahead=8, doom_ahead_len=0)),
+    )
+    longer = ChampionAgent(ChampionOptions(doom_ahead=8, doom_ahead_len=need + 1))  # asks only of a longer snake
+    long_enough = ChampionAgent(ChampionOptions(doom_ahead=8, doom_ahead_len=need))
     assert need < ChampionAgent().doom_ahead_len  # by default, too short to be asked
     for agent in (plain, ahead, longer, long_enough):
         agent.reset(info, 0, 1)
@@ -235,8 +238,8 @@ def test_the_champion_asked_to_play_the_chase_leaves_the_corridor_to_the_zombie(
     s = board(FORK, snakes=2, zombies=1)
     info = make("arena(game_width=31,game_height=5,num_snakes=2,num_zombies=1,num_apples=0,starting_length=2)").info
     st, lay, nbr = _encoded(s)
-    raced = ChampionAgent(doom_ahead_len=0, doom_zombies=1)
-    chased = ChampionAgent(doom_ahead_len=0, doom_zombies=2)
+    raced = ChampionAgent(ChampionOptions(doom_ahead_len=0, doom_zombies=1))
+    chased = ChampionAgent(ChampionOptions(doom_ahead_len=0, doom_zombies=2))
     for agent in (raced, chased):
         agent.reset(info, 0, 1)
     assert raced._settle([RIGHT, DOWN], st, lay, nbr, 1.0e308) == RIGHT

@@ -34,6 +34,8 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
+from snakelab.games.arena.clock import now
+from snakelab.games.arena.evaluation import body_free_times, race_alone
 from snakelab.games.arena.sim import (
     F_ALIVE,
     L_APPLE,
@@ -56,7 +58,6 @@ from snakelab.games.arena.sim import (
     head_of,
     zombie_head,
 )
-from snakelab.games.arena.voronoi import _body_free_times, _race_alone, now
 
 I32 = npt.NDArray[np.int32]
 
@@ -88,7 +89,7 @@ def _walk_free_times(st: I32, lay: I32, freet: I32, zombie_free: int) -> None:  
     for c in range(lay[L_SIZE]):
         v = st[occ0 + c]
         freet[c] = 0 if v == 0 else (zombie_free if v <= -2 else SHUT_NEVER)
-    _body_free_times(st, lay, freet)
+    body_free_times(st, lay, freet)
 
 
 @_jit
@@ -210,7 +211,7 @@ def alone_moves(  # pragma: no cover - jitted
     that enters a zombie's cell or is bitten is no walk (a 0 then proves nothing
     either); ``work`` then holds :func:`work_size` with ``zombie_cells``. Without it a
     zombie's cells free up after :data:`ZOMBIE_FREE` steps. Call it inside
-    :func:`.voronoi.interruptible`.
+    :func:`.clock.interruptible`.
     """
     size = lay[L_SIZE]
     f = lay[L_SNK] + NF * me
@@ -367,7 +368,7 @@ def opponent_reach(  # pragma: no cover - jitted
         if i == me or (i < n and st[lay[L_SNK] + NF * i + F_ALIVE] == 0):
             continue
         h = head_of(st, lay, i) if i < n else zombie_head(st, lay, i - n)
-        _race_alone(nbr, h, dist, freet, queue, ahead)  # cells further off are not shut
+        race_alone(nbr, h, dist, freet, queue, ahead)  # cells further off are not shut
         for c in range(size):
             if dist[c] > 0:
                 shut[c] = min(shut[c], dist[c])
