@@ -116,7 +116,7 @@ from snakelab.games.arena.evaluation import (
 from snakelab.games.arena.rules import State
 from snakelab.games.arena.search import Limits
 from snakelab.games.arena.sim import F_ALIVE, F_GROWTH, F_LEN, L_N, L_NZ, L_SNK, L_ZCAP, NF
-from snakelab.games.arena.survival import SHUT_NEVER, alone_moves, opponent_reach, work_size
+from snakelab.games.arena.survival import SHUT_NEVER, Ask, alone_moves, opponent_reach, work_size
 from snakelab.games.arena.targets import SPAWN_SAMPLES, apple_races, claims, pull_maps, race_table, spawn_spot
 from snakelab.games.arena.voronoi import VoronoiAgent, VoronoiOptions
 
@@ -465,13 +465,15 @@ class ChampionAgent(VoronoiAgent):
             for d in order:
                 with interruptible():
                     ahead = alone_moves(
-                        root, lay, nbr, me, d, need, self.doom, self._doom_work, until, self._shut, chase
+                        root, lay, nbr, me, Ask(d, need, self._shut, chase), self.doom, self._doom_work, until
                     )
                 if ahead == 1:
                     return d
         for d in order:
             with interruptible():
-                doomed = alone_moves(root, lay, nbr, me, d, need, self.doom, self._doom_work, until, self._never) == 0
+                doomed = (
+                    alone_moves(root, lay, nbr, me, Ask(d, need, self._never), self.doom, self._doom_work, until) == 0
+                )
             if not doomed:
                 return d
             self.last_doomed.append(d)

@@ -30,6 +30,8 @@ them for the first few steps.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numba
 import numpy as np
 import numpy.typing as npt
@@ -183,21 +185,27 @@ def _reachable(
     return count
 
 
+class Ask(NamedTuple):
+    """The walk :func:`alone_moves` asks for (a named tuple, so the compiled kernel takes it whole).
+
+    Attributes:
+        first: The walk's first direction.
+        need: The moves it must make.
+        shut: Per cell, the step from which it may not be entered (:data:`SHUT_NEVER`: never).
+        chase: 1 to move the zombies along the walk as the rules do, 0 to free their cells late.
+    """
+
+    first: int
+    need: int
+    shut: I32
+    chase: int = 0
+
+
 @numba.njit(cache=True)  # without nogil: it reads the clock in object mode
 def alone_moves(  # pragma: no cover - jitted
-    st: I32,
-    lay: I32,
-    nbr: I32,
-    me: int,
-    first: int,
-    need: int,
-    cap: int,
-    work: I32,
-    until: float,
-    shut: I32,
-    chase: int = 0,
+    st: I32, lay: I32, nbr: I32, me: int, ask: Ask, cap: int, work: I32, until: float
 ) -> int:
-    """Whether snake ``me`` alone can make ``need`` moves, the first in direction ``first``.
+    """Whether snake ``me`` alone can make ``ask.need`` moves, the first in direction ``ask.first``.
 
     Returns 1 (a walk exists), 0 (none does: the snake dies within ``need`` steps
     whatever it does, if no other snake's head is in its way) or -1 (undecided after
@@ -213,6 +221,7 @@ def alone_moves(  # pragma: no cover - jitted
     zombie's cells free up after :data:`ZOMBIE_FREE` steps. Call it inside
     :func:`.clock.interruptible`.
     """
+    first, need, shut, chase = ask.first, ask.need, ask.shut, ask.chase
     size = lay[L_SIZE]
     f = lay[L_SNK] + NF * me
     if st[f + F_ALIVE] == 0:
@@ -374,4 +383,4 @@ def opponent_reach(  # pragma: no cover - jitted
                 shut[c] = min(shut[c], dist[c])
 
 
-__all__ = ["SHUT_NEVER", "ZOMBIE_FREE", "alone_moves", "opponent_reach", "work_size"]
+__all__ = ["SHUT_NEVER", "ZOMBIE_FREE", "Ask", "alone_moves", "opponent_reach", "work_size"]
