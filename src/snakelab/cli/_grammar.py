@@ -10,7 +10,10 @@ failed (a replay that does not match, a judged program that is not OK, a solutio
 stops with an error); 2 bad usage or input (an unknown, conflicting or ignored option, a
 bad value, a file that is missing, malformed or cannot be written); 130 interrupted with
 Ctrl-C (what finished is kept; the message says how to resume); 141 standard
-output closed by its reader (``snakelab ... | head``), as a shell tool killed by SIGPIPE.
+output closed by its reader (``snakelab ... | head``), as a shell tool killed by SIGPIPE;
+143 stopped by SIGTERM (``kill PID``), which every verb takes as it takes Ctrl-C. The
+codes above 128 are 128 plus the signal's number, as shells report a command the
+signal killed.
 
 **No silent options.** An option that the chosen mode would ignore is refused with
 :func:`refuse_given`, naming what applies instead; a ``--game`` string of another game is
@@ -30,7 +33,7 @@ from snakelab.core.errors import ConfigError
 from snakelab.core.game import Game
 
 #: Exit codes shared by every verb (see the module docstring).
-OK, CHECK_FAILED, USAGE, INTERRUPTED, PIPE_CLOSED = 0, 1, 2, 130, 141
+OK, CHECK_FAILED, USAGE, INTERRUPTED, PIPE_CLOSED, TERMINATED = 0, 1, 2, 130, 141, 143
 
 EXIT_CODES: tuple[tuple[int, str], ...] = (
     (OK, "success"),
@@ -40,7 +43,15 @@ EXIT_CODES: tuple[tuple[int, str], ...] = (
      "a file that is missing, malformed or cannot be written"),
     (INTERRUPTED, "interrupted (Ctrl-C): finished work is kept and the message says how to resume"),
     (PIPE_CLOSED, "standard output was closed by its reader (a pipe into head, say)"),
+    (TERMINATED, "stopped by SIGTERM (kill PID): as Ctrl-C, finished work is kept and the message says how to resume"),
 )  # fmt: skip
+
+
+def interrupt_code(exc: BaseException) -> int:
+    """The exit code of a command stopped by ``exc``: :data:`TERMINATED` for SIGTERM, else :data:`INTERRUPTED`."""
+    from snakelab.harness.parallel import Terminated
+
+    return TERMINATED if isinstance(exc, Terminated) else INTERRUPTED
 
 
 def exit_codes_markdown() -> str:
@@ -188,6 +199,7 @@ __all__ = [
     "exit_codes_markdown",
     "game_of",
     "given",
+    "interrupt_code",
     "option_name",
     "refuse_given",
     "use_help_classes",

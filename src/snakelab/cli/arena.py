@@ -15,7 +15,7 @@ import secrets
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -31,12 +31,10 @@ from snakelab.cli.common import (
     run_matches,
 )
 from snakelab.core.errors import ConfigError, SnakelabError
-from snakelab.core.game import Agent, Budget
-from snakelab.core.registry import format_spec, make_agent
-from snakelab.harness.arena_bot import WAIT_NOTICE_S, WaitStatus, watch_waits
-from snakelab.harness.match import MatchResult, MatchSpec, play
-from snakelab.harness.ratings import wilson_interval
-from snakelab.harness.run import match_seeds
+
+if TYPE_CHECKING:
+    from snakelab.harness.arena_bot import WaitStatus
+    from snakelab.harness.match import MatchResult, MatchSpec
 
 NAME = "arena"
 app = typer.Typer(
@@ -273,6 +271,11 @@ def _play(
     startup: float,
     nodes: int | None,
 ) -> None:
+    from snakelab.core.game import Agent, Budget
+    from snakelab.core.registry import make_agent
+    from snakelab.harness.arena_bot import watch_waits
+    from snakelab.harness.match import play
+
     check_writable(replay)
     from snakelab.harness.arena_bot import BotAgent
 
@@ -357,12 +360,16 @@ def _play(
 
 def _show_wait(status: WaitStatus | None) -> None:
     """Say on standard error which bot a lockstep game waits for (once per answer)."""
+    from snakelab.harness.arena_bot import WAIT_NOTICE_S
+
     if status is not None and status.waited_s < WAIT_NOTICE_S + 0.5:
         err_console.print(f"[yellow]{status.describe()}…[/]", highlight=False)
 
 
 def bot_ref(bot: str, timeout: float | None, run_dir: str, python: str) -> tuple[str, str]:
     """(label, agent string) of a tournament entry: a built-in name or a bot file."""
+    from snakelab.core.registry import format_spec, make_agent
+
     p = Path(bot)
     if p.suffix in (".py", ".jar") or (p.exists() and p.is_file()):
         params: dict[str, Any] = {"path": str(p.resolve()), "lockstep": True}
@@ -399,6 +406,10 @@ def tournament_specs(
     ``rotate=False`` (a bench) every game seats entry i in seat i. ``{match}`` in an
     agent string becomes the match number (bots' log folders).
     """
+    from snakelab.core.game import Budget
+    from snakelab.harness.match import MatchSpec
+    from snakelab.harness.run import match_seeds
+
     specs: list[MatchSpec] = []
     lineups: list[list[int]] = []
     n = len(refs)
@@ -422,6 +433,8 @@ def tournament_specs(
 
 def summarise(labels: list[str], results: list[MatchResult], lineups: list[list[int]]) -> list[dict[str, Any]]:
     """Per entry label: games, wins, win rate with its 95% Wilson interval, mean longest, p99 move time."""
+    from snakelab.harness.ratings import wilson_interval
+
     stats: dict[str, dict[str, Any]] = {}
     for res in results:
         lineup = lineups[res.index]
@@ -541,6 +554,8 @@ def _many(
     rotate: bool = True,
 ) -> tuple[list[dict[str, Any]], str, int, float, float]:
     """Run a bench or tournament: (rows per entry, game string, games played, wall seconds, move budget ms)."""
+    from snakelab.harness.arena_bot import watch_waits
+
     if games < 1:
         fail("--games must be ≥ 1")
     try:

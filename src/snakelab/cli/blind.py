@@ -15,7 +15,7 @@ from typing import Any
 
 import typer
 
-from snakelab.cli._grammar import refuse_given
+from snakelab.cli._grammar import interrupt_code, refuse_given
 from snakelab.cli.common import (
     EXECUTOR_HELP,
     LiveView,
@@ -28,8 +28,6 @@ from snakelab.cli.common import (
     run_matches,
 )
 from snakelab.core.errors import ConfigError, SnakelabError
-from snakelab.harness.executors import make_executor
-from snakelab.harness.parallel import mapper, sigterm_as_interrupt
 
 NAME = "blind"
 app = typer.Typer(
@@ -345,6 +343,8 @@ def sweep_cmd(
     error (exit 1) says how many moves the file held.
     """
     from snakelab.games.blind.sweep import check_options, count_grids, default_checkpoint, run_sweep
+    from snakelab.harness.executors import make_executor
+    from snakelab.harness.parallel import mapper, sigterm_as_interrupt
 
     try:
         if no_checkpoint:
@@ -385,10 +385,10 @@ def sweep_cmd(
                 on_start=started,
                 on_chunk=lambda: prog.advance(task),
             )
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         where = f"; finished chunks are kept in {path}, run the same command to resume" if path else ""
         err_console.print(f"interrupted{where}")
-        raise typer.Exit(130) from None
+        raise typer.Exit(interrupt_code(exc)) from None
     except SnakelabError as exc:
         fail(str(exc))
     finally:

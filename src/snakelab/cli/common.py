@@ -10,7 +10,7 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -20,12 +20,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from snakelab.cli._grammar import CliConsole
 from snakelab.core.errors import SnakelabError
 from snakelab.core.game import Event, State
-from snakelab.core.registry import game_entry
-from snakelab.harness.executors import make_executor
-from snakelab.harness.match import MatchResult, MatchSpec
-from snakelab.harness.parallel import sigterm_as_interrupt, worker_count
-from snakelab.harness.run import run_many
-from snakelab.harness.store import STORE_ENV, Store, StoreError, default_store_path, parse_run_id, run_stored
+
+if TYPE_CHECKING:
+    from snakelab.harness.match import MatchResult, MatchSpec
 
 console: Console = CliConsole()
 err_console: Console = CliConsole(stderr=True)
@@ -155,6 +152,8 @@ class LiveView:
     """
 
     def __init__(self, game_id: str, fps: float) -> None:
+        from snakelab.core.registry import game_entry
+
         entry = game_entry(game_id)
         if entry.render is None:
             raise SnakelabError(f"{game_id} has no terminal renderer")
@@ -228,6 +227,11 @@ def run_matches(
         StoreError: if ``resume`` is given while storing is disabled.
         ConfigError, ExecutorError: for a bad worker count or a bad or unreachable executor.
     """
+    from snakelab.harness.executors import make_executor
+    from snakelab.harness.parallel import sigterm_as_interrupt, worker_count
+    from snakelab.harness.run import run_many
+    from snakelab.harness.store import STORE_ENV, Store, StoreError, default_store_path, parse_run_id, run_stored
+
     worker_count(jobs)  # a bad --jobs is an error before the progress bar, not inside it
     path: Path | None
     if store is True:

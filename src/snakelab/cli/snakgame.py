@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from snakelab.cli._grammar import game_of, refuse_given
 from snakelab.cli.common import EXECUTOR_HELP, LiveView, check_writable, console, fail, print_json, run_matches
 from snakelab.core.errors import SnakelabError
-from snakelab.core.registry import format_spec, make_agent
-from snakelab.games.snakgame.rules import Game, State
-from snakelab.harness.match import MatchResult, MatchSpec, play
-from snakelab.harness.run import match_seeds
+
+if TYPE_CHECKING:
+    from snakelab.harness.match import MatchResult, MatchSpec
 
 NAME = "snakgame"
 app = typer.Typer(
@@ -32,6 +32,8 @@ def agent_ref(name: str) -> str:
 
 def game_string(file_type: int, rows: int | None, cols: int | None, game: str | None) -> str:
     """The game string for the options: ``--game`` as given, a custom grid, or a contest type."""
+    from snakelab.core.registry import format_spec
+
     if game is not None:
         return game
     if rows is not None or cols is not None:
@@ -68,6 +70,10 @@ def play_cmd(
     The grid is a contest file (``--type``), a custom grid (``--rows``/``--cols``) or a
     full game string (``--game``): one of the three.
     """
+    from snakelab.core.registry import make_agent
+    from snakelab.games.snakgame.rules import State
+    from snakelab.harness.match import play
+
     check_writable(replay)
     try:
         _grid_options(ctx, game, rows, cols)
@@ -120,6 +126,8 @@ def judge_cmd(
     unreadable move, a time-out or a crash ends the file (score 0) with a message; the
     exit code is then 1.
     """
+    from snakelab.games.snakgame.rules import Game
+
     check_writable(replay)
     from snakelab.harness.snakgame_judge import run_judge
 
@@ -180,6 +188,7 @@ def replay_cmd(
     """Show one position of a (possibly huge) snakgame replay, re-simulated without keeping frames."""
     from snakelab.core.replay import read_replay, states
     from snakelab.games.snakgame.render import to_rich
+    from snakelab.games.snakgame.rules import State
 
     try:
         rep = read_replay(file)
@@ -204,6 +213,10 @@ def bench_specs(agent: str, files: int, seed: int, game: str | None) -> list[Mat
 
     The first half of the files are type 1 and the rest type 2, unless ``game`` fixes the game.
     """
+    from snakelab.core.registry import format_spec
+    from snakelab.harness.match import MatchSpec
+    from snakelab.harness.run import match_seeds
+
     seeds = match_seeds(seed, files)
     specs = []
     for i, s in enumerate(seeds):
@@ -224,6 +237,9 @@ def bench_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
 ) -> None:
     """Play the seeded test files and compare the total with ``editorial`` on the same files."""
+    from snakelab.core.registry import make_agent
+    from snakelab.harness.match import MatchSpec
+
     if files < 1:
         fail("--files must be ≥ 1")
     try:

@@ -55,8 +55,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-import numpy as np
-
 from snakelab.core.errors import SnakelabError
 from snakelab.core.game import JSON, Budget, Outcome
 from snakelab.harness.match import MatchResult, MatchSpec
@@ -174,11 +172,15 @@ def _pack_times(times: Sequence[float]) -> str:
 
     Raw JSON floats took ~600 KB per measured 6,000-step arena game; this takes ~20 KB.
     """
+    import numpy as np  # here, not at the top: the CLI's verbs import this module and most never pack
+
     units = np.minimum(np.rint(np.asarray(times, dtype=np.float64) / _TIME_UNIT_S), 2**32 - 1)
     return base64.b64encode(zlib.compress(units.astype("<u4").tobytes(), 6)).decode("ascii")
 
 
 def _unpack_times(text: str) -> list[float]:
+    import numpy as np
+
     units = np.frombuffer(zlib.decompress(base64.b64decode(text)), dtype="<u4")
     return (units.astype(np.float64) * _TIME_UNIT_S).tolist()
 

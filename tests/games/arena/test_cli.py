@@ -201,3 +201,17 @@ def test_bench__budget_apart_from_the_games_speed(tmp_path, monkeypatch):
     bot.write_text("print('UP')\n")
     bots = runner.invoke(app, ["arena", "bench", *[str(bot)] * 4, "-c", str(cfg), "--budget-ms", "5"])
     assert bots.exit_code == 2 and "--budget-ms does not apply" in bots.output
+
+
+@pytest.mark.slow
+def test_ten_champion_games_in_a_row_say_the_compile_notice_at_most_once(tmp_path):
+    # The notice says kernels are compiled; with every kernel cached on disk, only a
+    # first run on a cold cache may say it (a kernel compiled in every process would
+    # make every run say it).
+    (tmp_path / "snake_config.txt").write_text(SMALL)
+    said = 0
+    for seed in range(10):
+        r = _snakelab("arena", "play", "-b", "champion", "--seed", seed, "--no-view", cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+        said += r.stderr.count("compiling kernels, first run only")
+    assert said <= 1
