@@ -60,6 +60,25 @@ from snakelab.games.snakgame.kernels import (
     taken_around,
 )
 
+# The memory's indices and the turn's codes are the kernels'; callers take them from here.
+__all__ = [
+    "BIG",
+    "FULL",
+    "P_FREE",
+    "P_HEAD",
+    "P_LEN",
+    "P_LEVEL",
+    "P_STEPS",
+    "P_TAIL",
+    "STUCK",
+    "ChampionParams",
+    "choose",
+    "new_memory",
+    "new_snake",
+    "play_turn",
+    "start_snake",
+]
+
 
 @dataclass(frozen=True)
 class ChampionParams:
