@@ -78,7 +78,7 @@ from typing import Any, overload
 import numpy as np
 
 from snakelab.core.errors import CodecError, ConfigError, GameOverError, IllegalActionError
-from snakelab.core.game import JSON, Dynamics, Event, Outcome
+from snakelab.core.game import JSON, Dynamics, Event, OnePlayerState, Outcome
 from snakelab.core.registry import config_from_kwargs, game_info
 from snakelab.core.rng import derive_seed
 from snakelab.games.snakgame.chef import chef_choice
@@ -260,7 +260,7 @@ class _LegalMoves(Sequence[Move]):
             yield self[i]
 
 
-class State:
+class State(OnePlayerState):
     """A snakgame position; see the module docstring. Mutable; :meth:`clone` copies it.
 
     Attributes:
@@ -405,18 +405,6 @@ class State:
         return sum(snake_score(v) for v in self.done) + snake_score(self.length)
 
     # -- the State protocol ----------------------------------------------------
-    @property
-    def step_count(self) -> int:
-        """Your moves so far."""
-        return self.steps
-
-    def to_move(self) -> Sequence[int]:
-        """``(0,)`` while the game runs, ``()`` once it is over."""
-        return () if self.termination is not None else (0,)
-
-    def is_over(self) -> bool:
-        """Whether the game has ended."""
-        return self.termination is not None
 
     def legal_actions(self, player: int = 0) -> Sequence[Move]:
         """Every legal move, as a lazy sequence (see the module docstring)."""
