@@ -26,14 +26,16 @@ import dataclasses
 import inspect
 import typing
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 from rich.console import Console
 from typer.core import TyperCommand, TyperGroup
 
 from snakelab.core.errors import ConfigError
-from snakelab.core.game import Game
+
+if TYPE_CHECKING:
+    from snakelab.core.game import Game
 
 OptionsT = TypeVar("OptionsT")
 
@@ -85,6 +87,19 @@ class PipeClosed(Exception):  # noqa: N818 - a condition, not a fault
     """Standard output was closed by its reader; :func:`snakelab.cli.main` exits 141."""
 
 
+class Interrupted(Exception):  # noqa: N818 - a condition, not a fault
+    """Ctrl-C or SIGTERM stopped the command; :func:`snakelab.cli.main` exits with :attr:`code`.
+
+    typer turns a ``KeyboardInterrupt`` into exit code 130 whatever raised it, so
+    :class:`Group` carries it past typer as this, with the code its signal gives
+    (:func:`interrupt_code`: 143 for SIGTERM).
+    """
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
 class CliConsole(Console):
     """The CLI's rich console: a closed standard output ends the command with exit code 141.
 
@@ -103,7 +118,8 @@ class Group(TyperGroup):
 
     It also lets a closed standard output (``BrokenPipeError``) reach
     :func:`snakelab.cli.main` as :class:`PipeClosed`, which typer would otherwise turn
-    into exit code 1, the code of a failed check.
+    into exit code 1, the code of a failed check, and an interrupt as
+    :class:`Interrupted`, which typer would turn into 130 even for SIGTERM.
     """
 
     def invoke(self, ctx: Any) -> Any:
@@ -112,6 +128,8 @@ class Group(TyperGroup):
             return super().invoke(ctx)
         except BrokenPipeError:
             raise PipeClosed from None
+        except KeyboardInterrupt as exc:
+            raise Interrupted(interrupt_code(exc)) from None
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         """Render the help (flags first lose their type label)."""
@@ -234,6 +252,7 @@ __all__ = [
     "CliConsole",
     "Command",
     "Group",
+    "Interrupted",
     "PipeClosed",
     "exit_codes_markdown",
     "game_of",
