@@ -48,12 +48,28 @@ from typing import Any
 import numpy as np
 
 from snakelab.core.game import BaseAgent, Budget, GameInfo
+from snakelab.core.grid import Grid
+from snakelab.games.classic.agents import SafeAgent, ShortcutAgent
 from snakelab.games.classic.celltree import CellTables, block_tables, feasible, move_directions
-from snakelab.games.classic.planner import FROZEN, N_CTL, PLAN_LEN, PLAN_POS, Scratch, decide
+from snakelab.games.classic.cycles import corner_cycle
+from snakelab.games.classic.planner import (
+    APPLE,
+    FROZEN,
+    HEAD_SEQ,
+    LENGTH,
+    N_CTL,
+    PLAN_LEN,
+    PLAN_POS,
+    SINCE_APPLE,
+    STRICT,
+    WEIGHT,
+    Scratch,
+    decide,
+)
 from snakelab.games.classic.rules import Config, State
 
 # The kernels live in celltree.py and planner.py; these names stay importable from here.
-__all__ = ["CellTables", "CellTreeAgent", "OddBoardAgent", "block_tables", "decide", "feasible"]
+__all__ = ["CellTables", "CellTreeAgent", "ChampionAgent", "OddBoardAgent", "block_tables", "decide", "feasible"]
 
 
 class OddBoardAgent(BaseAgent):
@@ -77,10 +93,6 @@ class OddBoardAgent(BaseAgent):
     def reset(self, info: GameInfo, player: int, seed: int) -> None:
         """Build the two cycles."""
         super().reset(info, player, seed)
-        from snakelab.core.grid import Grid
-        from snakelab.games.classic.agents import SafeAgent
-        from snakelab.games.classic.cycles import corner_cycle
-
         cfg: Config = info.config
         grid = Grid(cfg.width, cfg.height)
         self._safe = SafeAgent()
@@ -139,14 +151,13 @@ class CellTreeAgent(BaseAgent):
         fallback: The agent for boards (or bodies) the scheme does not cover.
     """
 
-    def __init__(self, fallback: BaseAgent | None = None) -> None:
+    def __init__(self, fallback: BaseAgent | None = None, lookahead: float = 0.0) -> None:
         self._fallback_agent = fallback
+        self.lookahead = lookahead
 
     def reset(self, info: GameInfo, player: int, seed: int) -> None:
         """Build the tables for this board."""
         super().reset(info, player, seed)
-        from snakelab.games.classic.agents import ShortcutAgent
-
         cfg: Config = info.config
         odd = cfg.width % 2 == 1 and cfg.height % 2 == 1
         self._fb = (
@@ -173,6 +184,8 @@ class CellTreeAgent(BaseAgent):
         self._seqno = np.zeros(n, np.int64)
         self._plan = np.zeros(n + 1, np.int64)
         self._ctl = np.zeros(N_CTL, np.int64)
+        self._ctl[STRICT] = int(self._strict)
+        self._ctl[WEIGHT] = round(1000 * self.lookahead)
         self._head_seq = -1
         self._last_steps = -2
         self._last_target = -1
@@ -216,17 +229,17 @@ class CellTreeAgent(BaseAgent):
             # not lead to): the fallback plays until the body fits one, then we take over.
             self._last_steps = -2
             return int(self._fb.act(s, budget))
+        ctl = self._ctl
+        ctl[HEAD_SEQ] = self._head_seq
+        ctl[LENGTH] = len(s.body)
+        ctl[APPLE] = s.apple
+        ctl[SINCE_APPLE] = s.since_apple
         t = decide(
             self._ring,
             self._seqno,
-            self._head_seq,
-            len(s.body),
             np.frombuffer(s.occ, np.uint8),
-            s.apple,
-            self._strict,
-            s.since_apple,
             self._plan,
-            self._ctl,
+            ctl,
             self._tables_arg,
             self._scratch_arg,
         )
@@ -236,3 +249,7 @@ class CellTreeAgent(BaseAgent):
         self._last_head = h
         self._last_action = self._in_dir[h] if t == self._in_list[h] else self._ex_dir[h]
         return self._last_action
+
+
+class ChampionAgent(CellTreeAgent):
+    """The strongest classic agent: :class:`CellTreeAgent` with its default settings."""

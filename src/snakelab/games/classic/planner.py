@@ -41,7 +41,21 @@ N_FALLBACK = 5
 """Statistics: moves chosen only to keep the position feasible."""
 N_DETOURS = 6
 """Statistics: two-leg plans through a cut-off region adopted."""
-N_CTL = 8
+PLAN_COST = 7
+"""The expected cost after the plan in hand (milli-moves; see :func:`expected_cost`)."""
+HEAD_SEQ = 8
+"""Input: the head's move number (see :class:`Body`)."""
+LENGTH = 9
+"""Input: body length."""
+APPLE = 10
+"""Input: the apple's square."""
+STRICT = 11
+"""Input: 1 under the strict tail rule."""
+SINCE_APPLE = 12
+"""Input: steps since the last apple."""
+WEIGHT = 13
+"""Input: the lookahead's weight on the expected cost after a plan, per mille (0: shortest plan wins)."""
+N_CTL = 16
 """Length of ``ctl``."""
 
 _FAR = 1 << 30  # longer than any path
@@ -100,20 +114,28 @@ class Scratch(NamedTuple):
         )
 
 
+class Body(NamedTuple):
+    """The snake as the kernels read it (built inside compiled code, never passed in from Python).
+
+    Attributes:
+        ring: ``ring[seq % n]`` is the square entered at move number ``seq``.
+        seqno: Per square, the move number at which the body entered it.
+        occ: Per square, nonzero if the body holds it (uint8).
+        head_seq: The head's move number; the body is ``head_seq - length + 1 .. head_seq``.
+        length: Body length.
+        strict: The strict tail rule (the head may not enter the square the tail leaves).
+    """
+
+    ring: np.ndarray
+    seqno: np.ndarray
+    occ: np.ndarray
+    head_seq: int
+    length: int
+    strict: bool
+
+
 @jit
-def bfs(
-    start: int,
-    t0: int,
-    goal: int,
-    tail_seq: int,
-    strict: bool,
-    occ: np.ndarray,
-    seqno: np.ndarray,
-    order: int,
-    avoid: int,
-    tb: CellTables,
-    sc: Scratch,
-) -> int:
+def bfs(start: int, t0: int, goal: int, order: int, avoid: int, hug: bool, bd: Body, tb: CellTables, sc: Scratch) -> int:
     """Time-aware BFS over the allowed moves; the number of moves from ``start`` to ``goal``.
 
     ``start`` is reached after ``t0`` moves from now. A body square with index ``i``
@@ -121,70 +143,22 @@ def bfs(
     left it: ``i <= k - 2`` (strict) or ``i <= k - 1`` (lenient). ``order & 1`` picks
     which move is tried first; ``order >= 2`` adds twanvl's rule (leave a block only for
     its parent or a fresh block, by ``sc.bpar``). ``avoid`` is never entered. Paths are
-    left in ``sc.prev``. Returns -1 if the goal is not reached.
-    """
-    in_to, ex_to, blockof = tb.in_to, tb.ex_to, tb.blockof
-    dist, prev, queue, bpar = sc.dist, sc.prev, sc.queue, sc.bpar
-    n = dist.shape[0]
-    for i in range(n):
-        dist[i] = -1
-    dist[start] = 0
-    prev[start] = -1
-    if start == goal:
-        return 0
-    slack = 2 if strict else 1
-    qh = 0
-    qt = 1
-    queue[0] = start
-    while qh < qt:
-        s = queue[qh]
-        qh += 1
-        k = t0 + dist[s] + 1
-        for j in range(2):
-            t = in_to[s] if j == (order & 1) else ex_to[s]
-            if t < 0 or dist[t] >= 0 or t == avoid:
-                continue
-            if order >= 2 and j != (order & 1):
-                # twanvl's tree rule: leave a block only for its parent or a fresh block.
-                bt = blockof[t]
-                if bpar[bt] != -1 and bpar[blockof[s]] != bt:
-                    continue
-            if occ[t] and seqno[t] - tail_seq > k - slack:
-                continue
-            dist[t] = dist[s] + 1
-            prev[t] = s
-            if t == goal:
-                return dist[t]
-            queue[qt] = t
-            qt += 1
-    return -1
+    left in ``sc.prev`` and distances in ``sc.dist``; ``goal = -1`` labels every square.
+    Returns -1 if the goal is not reached.
 
-
-@jit
-def bfs_pen(
-    start: int,
-    t0: int,
-    goal: int,
-    tail_seq: int,
-    strict: bool,
-    occ: np.ndarray,
-    seqno: np.ndarray,
-    order: int,
-    avoid: int,
-    tb: CellTables,
-    sc: Scratch,
-) -> int:
-    """Like :func:`bfs`, but among shortest paths the one that hugs walls and body most.
-
-    Entering a square costs its number of free neighbours (body squares count as free
-    once the tail will have left them); the BFS keeps, per square, the parent with
-    the least total cost (its layer is complete before it is expanded). Hugging keeps
-    the free region compact, so fewer later plans cut a region off (twanvl's idea).
+    With ``hug``, among the shortest paths the one that hugs walls and body most: entering
+    a square costs its number of free neighbours (body squares count as free once the
+    tail will have left them), and each square keeps the parent with the least total cost
+    (its layer is complete before it is expanded). Hugging keeps the free region compact,
+    so fewer later plans cut a region off (twanvl's idea).
     """
     in_to, ex_to, blockof = tb.in_to, tb.ex_to, tb.blockof
     dist, prev, queue, bpar, pen = sc.dist, sc.prev, sc.queue, sc.bpar, sc.pen
+    occ, seqno = bd.occ, bd.seqno
+    tail_seq = bd.head_seq - bd.length + 1
     n = dist.shape[0]
     w = tb.width
+    h = n // w
     for i in range(n):
         dist[i] = -1
     dist[start] = 0
@@ -192,7 +166,7 @@ def bfs_pen(
     prev[start] = -1
     if start == goal:
         return 0
-    slack = 2 if strict else 1
+    slack = 2 if bd.strict else 1
     qh = 0
     qt = 1
     queue[0] = start
@@ -207,37 +181,40 @@ def bfs_pen(
             t = in_to[s] if j == (order & 1) else ex_to[s]
             if t < 0 or t == avoid:
                 continue
-            if dist[t] >= 0 and dist[t] != dist[s] + 1:
+            if dist[t] >= 0 and (not hug or dist[t] != dist[s] + 1):
                 continue
             if order >= 2 and j != (order & 1):
+                # twanvl's tree rule: leave a block only for its parent or a fresh block.
                 bt = blockof[t]
                 if bpar[bt] != -1 and bpar[blockof[s]] != bt:
                     continue
             if occ[t] and seqno[t] - tail_seq > k - slack:
                 continue
-            x = t % w
-            y = t // w
-            h = n // w
-            free = 0
-            lim = k + 1 - slack
-            if x > 0 and not (occ[t - 1] and seqno[t - 1] - tail_seq > lim):
-                free += 1
-            if x < w - 1 and not (occ[t + 1] and seqno[t + 1] - tail_seq > lim):
-                free += 1
-            if y > 0 and not (occ[t - w] and seqno[t - w] - tail_seq > lim):
-                free += 1
-            if y < h - 1 and not (occ[t + w] and seqno[t + w] - tail_seq > lim):
-                free += 1
-            p = pen[s] + free
-            if dist[t] >= 0:
-                if p < pen[t]:
-                    pen[t] = p
-                    prev[t] = s
-                continue
+            p = 0
+            if hug:
+                x = t % w
+                y = t // w
+                lim = k + 1 - slack
+                if x > 0 and not (occ[t - 1] and seqno[t - 1] - tail_seq > lim):
+                    p += 1
+                if x < w - 1 and not (occ[t + 1] and seqno[t + 1] - tail_seq > lim):
+                    p += 1
+                if y > 0 and not (occ[t - w] and seqno[t - w] - tail_seq > lim):
+                    p += 1
+                if y < h - 1 and not (occ[t + w] and seqno[t + w] - tail_seq > lim):
+                    p += 1
+                p += pen[s]
+                if dist[t] >= 0:
+                    if p < pen[t]:
+                        pen[t] = p
+                        prev[t] = s
+                    continue
             dist[t] = dist[s] + 1
             pen[t] = p
             prev[t] = s
             if t == goal:
+                if not hug:
+                    return dist[t]
                 found = dist[t]
             queue[qt] = t
             qt += 1
@@ -245,23 +222,17 @@ def bfs_pen(
 
 
 @jit
-def cut_off_square(
-    fm: int,
-    head: int,
-    apple: int,
-    tail_seq: int,
-    strict: bool,
-    occ: np.ndarray,
-    seqno: np.ndarray,
-    tb: CellTables,
-    sc: Scratch,
-) -> int:
+def cut_off_square(fm: int, apple: int, bd: Body, tb: CellTables, sc: Scratch) -> int:
     """The nearest free square in a block that the failed plan's end position (``sc.fseq[:fm]``) cuts off.
 
     Returns the apple when the failure is not a cut-off (or nothing is reachable).
     """
     in_to, ex_to, eu, ev, blockof = tb.in_to, tb.ex_to, tb.eu, tb.ev, tb.blockof
     mark, parent, dist, queue = sc.mark, sc.parent, sc.dist, sc.queue
+    occ, seqno = bd.occ, bd.seqno
+    tail_seq = bd.head_seq - bd.length + 1
+    n = dist.shape[0]
+    head = bd.ring[bd.head_seq % n]
     feasible(sc.fseq, fm, tb, mark, parent)
     for b in range(tb.nblocks):
         parent[b] = b
@@ -272,11 +243,10 @@ def cut_off_square(
             if a != b:
                 parent[a] = b
     ra = find(parent, blockof[apple])
-    n = dist.shape[0]
     for i in range(n):
         dist[i] = -1
     dist[head] = 0
-    slack = 2 if strict else 1
+    slack = 2 if bd.strict else 1
     qh = 0
     qt = 1
     queue[0] = head
@@ -299,50 +269,78 @@ def cut_off_square(
 
 
 @jit
-def _body(ring: np.ndarray, tail_seq: int, head_seq: int, seq: np.ndarray) -> int:
+def _body(bd: Body, seq: np.ndarray) -> int:
     """Copy the body, tail first, into ``seq``; its length."""
+    ring = bd.ring
     n = ring.shape[0]
     m = 0
-    for q in range(tail_seq, head_seq + 1):
+    for q in range(bd.head_seq - bd.length + 1, bd.head_seq + 1):
         seq[m] = ring[q % n]
         m += 1
     return m
 
 
 @jit
+def expected_cost(m: int, strict: bool, tb: CellTables, sc: Scratch) -> float:
+    """The mean number of moves from the end body ``sc.seq[:m]`` to the next apple, body-aware.
+
+    The next apple is uniform over the squares that body leaves free; each is reached by
+    the time-aware BFS over the allowed moves (the tail moving on), so squares the body
+    walls in cost the wait for the tail. This is the lookahead's estimate of what an end
+    position costs after the apple in hand: it ignores whether the path found verifies,
+    so it only ranks plans, it never makes a move safe. Uses ``sc.vocc``/``sc.vseq``.
+    """
+    seq, vocc, vseq, dist = sc.seq, sc.vocc, sc.vseq, sc.dist
+    n = dist.shape[0]
+    if m >= n:
+        return 0.0
+    for i in range(n):
+        vocc[i] = 0
+    for i in range(m):
+        vocc[seq[i]] = 1
+        vseq[seq[i]] = i
+    bd = Body(seq, vseq, vocc, m - 1, m, strict)
+    bfs(seq[m - 1], 0, -1, 0, -1, False, bd, tb, sc)
+    total = 0
+    for c in range(n):
+        if not vocc[c]:
+            total += dist[c] if dist[c] >= 0 else 2 * n
+    return total / (n - m)
+
+
+@jit
 def shortest_plan(
-    ring: np.ndarray,
-    seqno: np.ndarray,
-    head_seq: int,
-    length: int,
-    occ: np.ndarray,
-    apple: int,
-    strict: bool,
-    best: int,
-    plan: np.ndarray,
-    tb: CellTables,
-    sc: Scratch,
-) -> tuple[int, bool, int]:
-    """Step 1: a verified path to the apple shorter than ``best`` (the plan in hand).
+    bd: Body, apple: int, held: int, held_cost: float, weight: float, plan: np.ndarray, tb: CellTables, sc: Scratch
+) -> tuple[int, bool, int, float]:
+    """Step 1: a verified path to the apple that beats the plan in hand (``held`` moves left).
 
     Candidates go through either first move with four BFS variants; each is kept only if
-    the position after eating is feasible. The unrestricted time-aware distance bounds
-    every candidate from below, so when the plan in hand is already that short nothing
-    is tried. Also fills ``sc.bpar`` (the block tree of the body), which later steps use.
+    the position after eating is feasible. A plan's score is its length plus ``weight``
+    times the :func:`expected_cost` of its end position (``held_cost`` for the plan in
+    hand); with ``weight = 0`` the shortest plan wins. The unrestricted time-aware
+    distance bounds every candidate's length from below, so when the plan in hand is
+    already shorter nothing is tried. Also fills ``sc.bpar`` (the block tree of the body),
+    which later steps use.
 
     Returns:
-        ``(best, found, fail_m)``: the length of the shortest verified path (written to
-        ``plan``) or the ``best`` given, whether one was found, and the length of the end
-        body of the shortest candidate that failed (in ``sc.fseq``; 0 if none).
+        ``(k, found, fail_m, cost)``: the length of the best verified path (written to
+        ``plan``) or ``held``, whether one was found, the length of the end body of the
+        shortest candidate that failed (in ``sc.fseq``; 0 if none), and the chosen end
+        position's expected cost.
     """
     in_to, ex_to, blockof = tb.in_to, tb.ex_to, tb.blockof
     prev, path, seq, fseq, bpar = sc.prev, sc.path, sc.seq, sc.fseq, sc.bpar
+    ring, occ, seqno = bd.ring, bd.occ, bd.seqno
     n = ring.shape[0]
-    tail_seq = head_seq - length + 1
+    head_seq = bd.head_seq
+    tail_seq = head_seq - bd.length + 1
     head = ring[head_seq % n]
+    best = held
+    best_score = held + weight * held_cost if held < _FAR else 1e18
+    best_cost = held_cost
     found = False
-    d0 = bfs(head, 0, apple, tail_seq, strict, occ, seqno, 0, -1, tb, sc)
-    j0 = 2 if d0 < 0 or d0 >= best else 0
+    d0 = bfs(head, 0, apple, 0, -1, False, bd, tb, sc)
+    j0 = 2 if d0 < 0 or d0 > best or (weight == 0.0 and d0 == best) else 0
     for b in range(tb.nblocks):
         bpar[b] = -1
     pb = -2
@@ -355,16 +353,16 @@ def shortest_plan(
     fail_m = 0
     for j in range(j0, 2):
         c = in_to[head] if j == 0 else ex_to[head]
-        if c < 0 or (occ[c] and seqno[c] - tail_seq > (-1 if strict else 0)):
+        if c < 0 or (occ[c] and seqno[c] - tail_seq > (-1 if bd.strict else 0)):
             continue
         for order in range(4):
-            if (c == apple and order > 0) or best == d0:
+            if (c == apple and order > 0) or (weight == 0.0 and best == d0):
                 continue
             if c == apple:
                 k = 1
                 path[0] = c
             else:
-                k1 = bfs_pen(c, 1, apple, tail_seq, strict, occ, seqno, order, -1, tb, sc)
+                k1 = bfs(c, 1, apple, order, -1, True, bd, tb, sc)
                 if k1 < 0:
                     continue
                 k = k1 + 1
@@ -373,46 +371,41 @@ def shortest_plan(
                     path[i] = s
                     s = prev[s]
                 path[0] = c
-            if k >= best:
+            if k >= best_score:
                 continue
             m = end_feasible(path, k, ring, tail_seq, head_seq, seq, tb, sc.mark, sc.parent)
             if m > 0:
-                for i in range(k):
-                    plan[i] = path[i]
-                best = k
-                found = True
+                cost = expected_cost(m, bd.strict, tb, sc) if weight > 0.0 else 0.0
+                score = k + weight * cost
+                if score < best_score:
+                    for i in range(k):
+                        plan[i] = path[i]
+                    best = k
+                    best_score = score
+                    best_cost = cost
+                    found = True
             elif k < fail_k:
                 fail_k = k
                 fail_m = -m
                 for i in range(fail_m):
                     fseq[i] = seq[i]
-    return best, found, fail_m
+    return best, found, fail_m, best_cost
 
 
 @jit
-def detour_plan(
-    ring: np.ndarray,
-    seqno: np.ndarray,
-    head_seq: int,
-    length: int,
-    occ: np.ndarray,
-    apple: int,
-    strict: bool,
-    goal: int,
-    plan: np.ndarray,
-    tb: CellTables,
-    sc: Scratch,
-) -> int:
+def detour_plan(bd: Body, apple: int, goal: int, plan: np.ndarray, tb: CellTables, sc: Scratch) -> int:
     """A verified plan through ``goal``: head -> goal, then goal -> apple with the first leg as (virtual) body.
 
     Returns:
         Its length (written to ``plan``), or 0 if there is none.
     """
     path, prev, vocc, vseq = sc.path, sc.prev, sc.vocc, sc.vseq
+    ring, occ, seqno = bd.ring, bd.occ, bd.seqno
     n = ring.shape[0]
-    tail_seq = head_seq - length + 1
+    head_seq = bd.head_seq
+    tail_seq = head_seq - bd.length + 1
     head = ring[head_seq % n]
-    k1 = bfs(head, 0, goal, tail_seq, strict, occ, seqno, 0, apple, tb, sc)
+    k1 = bfs(head, 0, goal, 0, apple, False, bd, tb, sc)
     if k1 <= 0:
         return 0
     s = goal
@@ -425,7 +418,8 @@ def detour_plan(
     for i in range(k1):
         vocc[path[i]] = 1
         vseq[path[i]] = head_seq + i + 1
-    k2 = bfs(goal, k1, apple, tail_seq, strict, vocc, vseq, 0, -1, tb, sc)
+    vbd = Body(ring, vseq, vocc, head_seq, bd.length, bd.strict)
+    k2 = bfs(goal, k1, apple, 0, -1, False, vbd, tb, sc)
     if k2 <= 0 or k1 + k2 > n:
         return 0
     s = apple
@@ -441,27 +435,15 @@ def detour_plan(
 
 
 @jit
-def keeping_move(
-    ring: np.ndarray,
-    seqno: np.ndarray,
-    head_seq: int,
-    length: int,
-    occ: np.ndarray,
-    apple: int,
-    strict: bool,
-    goal: int,
-    tb: CellTables,
-    sc: Scratch,
-) -> int:
+def keeping_move(bd: Body, apple: int, goal: int, tb: CellTables, sc: Scratch) -> int:
     """The move after which the position is still feasible, nearest to ``goal`` (-1: none).
 
     Eating the apple is taken at once when it keeps the position feasible.
     """
-    in_to, ex_to, seq = tb.in_to, tb.ex_to, sc.seq
-    n = ring.shape[0]
-    tail_seq = head_seq - length + 1
-    head = ring[head_seq % n]
-    m = _body(ring, tail_seq, head_seq, seq)
+    in_to, ex_to, seq, occ = tb.in_to, tb.ex_to, sc.seq, bd.occ
+    n = bd.ring.shape[0]
+    head = bd.ring[bd.head_seq % n]
+    m = _body(bd, seq)
     best = -1
     best_d = _FAR
     for j in range(2):
@@ -478,7 +460,7 @@ def keeping_move(
             continue
         if grow:
             return t
-        d = bfs(t, 1, goal, tail_seq, strict, occ, seqno, 2, -1, tb, sc)
+        d = bfs(t, 1, goal, 2, -1, False, bd, tb, sc)
         if d < 0:
             d = 1 << 29
         if d < best_d:
@@ -490,12 +472,7 @@ def keeping_move(
 def decide(
     ring: np.ndarray,
     seqno: np.ndarray,
-    head_seq: int,
-    length: int,
     occ: np.ndarray,
-    apple: int,
-    strict: bool,
-    since_apple: int,
     plan: np.ndarray,
     ctl: np.ndarray,
     tables: tuple[Any, ...],
@@ -506,14 +483,11 @@ def decide(
     Args:
         ring: ``ring[seq % n]`` is the body square entered at move number ``seq``.
         seqno: Per square, the move number at which the body entered it.
-        head_seq: The head's move number; the body is ``head_seq - length + 1 .. head_seq``.
-        length: Body length.
         occ: Per square, nonzero if the body holds it (uint8).
-        apple: The apple's square.
-        strict: The strict tail rule (the head may not enter the square the tail leaves).
-        since_apple: Steps since the last apple.
         plan: The verified plan, ``plan[ctl[PLAN_POS]:ctl[PLAN_LEN]]`` still to go.
-        ctl: Plan position, frozen-tree flag and statistics, by the slots above.
+        ctl: The position (``HEAD_SEQ``, ``LENGTH``, ``APPLE``, ``STRICT``,
+            ``SINCE_APPLE``, set by the caller), the lookahead ``WEIGHT``, and the
+            agent's memory (plan position, frozen-tree flag, statistics), by the slots above.
         tables: The fields of a :class:`~snakelab.games.classic.celltree.CellTables`, as a
             plain tuple: numba types a named tuple coming from Python on its slow path
             (measured: twice the call overhead of the whole decision), so it is rebuilt
@@ -525,14 +499,18 @@ def decide(
     t, w = tables, scratch
     tb = CellTables(t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8])
     sc = Scratch(w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8], w[9], w[10], w[11], w[12])
+    bd = Body(ring, seqno, occ, ctl[HEAD_SEQ], ctl[LENGTH], ctl[STRICT] != 0)
+    apple = ctl[APPLE]
     n = ring.shape[0]
-    head = ring[head_seq % n]
-    # 1. Short paths to the apple; the shortest verified one replaces the plan in hand.
+    head = ring[bd.head_seq % n]
+    # 1. Short paths to the apple; the best verified one replaces the plan in hand.
     held = ctl[PLAN_LEN] - ctl[PLAN_POS] if ctl[PLAN_LEN] > ctl[PLAN_POS] else _FAR
-    best, found, fail_m = shortest_plan(ring, seqno, head_seq, length, occ, apple, strict, held, plan, tb, sc)
+    weight = ctl[WEIGHT] / 1000.0
+    best, found, fail_m, cost = shortest_plan(bd, apple, held, ctl[PLAN_COST] / 1000.0, weight, plan, tb, sc)
     if found:
         ctl[PLAN_POS] = 1
         ctl[PLAN_LEN] = best
+        ctl[PLAN_COST] = int(cost * 1000.0)
         ctl[N_PLANS] += 1
         return plan[0]
     # 2. The plan already verified.
@@ -544,9 +522,9 @@ def decide(
     ctl[PLAN_POS] = 0
     ctl[PLAN_LEN] = 0
     # 3. The position is feasible: keep it so.
-    if ctl[FROZEN] == 0 and since_apple > n:
+    if ctl[FROZEN] == 0 and ctl[SINCE_APPLE] > n:
         # Guarantee progress: follow one fixed cycle until the apple is eaten.
-        m = _body(ring, head_seq - length + 1, head_seq, sc.seq)
+        m = _body(bd, sc.seq)
         spanning_tree(sc.seq, m, tb, sc.mark, sc.parent, sc.tree)
         ctl[FROZEN] = 1
     if ctl[FROZEN] == 1:
@@ -556,12 +534,13 @@ def decide(
     # Aim first at the region the shortest path would cut off (twanvl's detour), else the apple.
     goal = apple
     if fail_m > 0:
-        goal = cut_off_square(fail_m, head, apple, head_seq - length + 1, strict, occ, seqno, tb, sc)
+        goal = cut_off_square(fail_m, apple, bd, tb, sc)
     if goal != apple:
-        k = detour_plan(ring, seqno, head_seq, length, occ, apple, strict, goal, plan, tb, sc)
+        k = detour_plan(bd, apple, goal, plan, tb, sc)
         if k > 0:
             ctl[PLAN_POS] = 1
             ctl[PLAN_LEN] = k
+            ctl[PLAN_COST] = 0
             ctl[N_DETOURS] += 1
             return plan[0]
-    return keeping_move(ring, seqno, head_seq, length, occ, apple, strict, goal, tb, sc)
+    return keeping_move(bd, apple, goal, tb, sc)
