@@ -54,14 +54,20 @@ from snakelab.games.classic.celltree import CellTables, block_tables, feasible, 
 from snakelab.games.classic.cycles import corner_cycle
 from snakelab.games.classic.planner import (
     APPLE,
+    DEPTH,
     FROZEN,
     HEAD_SEQ,
+    HUGGERS,
     LENGTH,
     N_CTL,
+    PENALTY,
     PLAN_LEN,
     PLAN_POS,
+    SAMPLES,
     SINCE_APPLE,
     STRICT,
+    VARIANTS,
+    WAYPOINTS,
     WEIGHT,
     Scratch,
     decide,
@@ -151,9 +157,18 @@ class CellTreeAgent(BaseAgent):
         fallback: The agent for boards (or bodies) the scheme does not cover.
     """
 
-    def __init__(self, fallback: BaseAgent | None = None, lookahead: float = 0.0) -> None:
+    def __init__(
+        self, fallback: BaseAgent | None = None, lookahead: float = 0.0, samples: int = 8, penalty: float = 10.0, depth: int = 0, variants: int = 4, huggers: int = 0,
+        waypoints: int = 0,
+    ) -> None:
+        self.waypoints = waypoints
+        self.huggers = huggers
+        self.variants = variants
+        self.depth = depth
         self._fallback_agent = fallback
         self.lookahead = lookahead
+        self.samples = samples
+        self.penalty = penalty
 
     def reset(self, info: GameInfo, player: int, seed: int) -> None:
         """Build the tables for this board."""
@@ -175,6 +190,7 @@ class CellTreeAgent(BaseAgent):
         # decide() takes both as plain tuples (see its docstring).
         self._tables_arg = tuple(self._tables)
         self._scratch_arg = tuple(self._scratch)
+        self._scratch2_arg = tuple(Scratch.allocate(n, self._tables.nblocks, self._tables.nedges))
         in_dir, ex_dir = move_directions(cfg.width, cfg.height)
         self._in_dir = in_dir
         self._ex_dir = ex_dir
@@ -186,6 +202,12 @@ class CellTreeAgent(BaseAgent):
         self._ctl = np.zeros(N_CTL, np.int64)
         self._ctl[STRICT] = int(self._strict)
         self._ctl[WEIGHT] = round(1000 * self.lookahead)
+        self._ctl[SAMPLES] = self.samples
+        self._ctl[DEPTH] = self.depth
+        self._ctl[VARIANTS] = self.variants
+        self._ctl[HUGGERS] = self.huggers
+        self._ctl[WAYPOINTS] = self.waypoints
+        self._ctl[PENALTY] = round(1000 * self.penalty)
         self._head_seq = -1
         self._last_steps = -2
         self._last_target = -1
@@ -242,6 +264,7 @@ class CellTreeAgent(BaseAgent):
             ctl,
             self._tables_arg,
             self._scratch_arg,
+            self._scratch2_arg,
         )
         self._last_steps = s.steps
         self._last_target = int(t)

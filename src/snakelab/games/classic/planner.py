@@ -19,6 +19,7 @@ by the named slots below. The board tables travel as a
 
 from __future__ import annotations
 
+import heapq
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -55,7 +56,19 @@ SINCE_APPLE = 12
 """Input: steps since the last apple."""
 WEIGHT = 13
 """Input: the lookahead's weight on the expected cost after a plan, per mille (0: shortest plan wins)."""
-N_CTL = 16
+SAMPLES = 14
+"""Input: how many next-apple squares the lookahead plans for (see :func:`expected_cost`)."""
+PENALTY = 15
+"""Input: the lookahead's extra cost of a next apple with no verified plan, per mille of a move."""
+DEPTH = 16
+"""Input: how many moves deep :func:`search_move` looks when no plan verifies (0: no search)."""
+VARIANTS = 17
+"""Input: BFS variants per first move in :func:`shortest_plan` (4: hugging only; 8: plain ones too)."""
+HUGGERS = 18
+"""Input: :func:`hug_path` candidates per first move (``alpha`` 1, 2, ...) in :func:`shortest_plan`."""
+WAYPOINTS = 19
+"""Input: how many waypoints :func:`waypoint_plan` may try when no plan verifies (0: none)."""
+N_CTL = 20
 """Length of ``ctl``."""
 
 _FAR = 1 << 30  # longer than any path
@@ -222,6 +235,69 @@ def bfs(start: int, t0: int, goal: int, order: int, avoid: int, hug: bool, bd: B
 
 
 @jit
+def hug_path(start: int, t0: int, goal: int, alpha: int, bd: Body, tb: CellTables, sc: Scratch) -> int:
+    """A path that trades length for hugging: Dijkstra with step cost ``4 + alpha * free neighbours``.
+
+    The same moves and time-aware body rule as :func:`bfs` (each square is entered at the
+    move count of its own path, which is final once the square is settled). With
+    ``alpha = 0`` it is a shortest path; larger ``alpha`` prefers paths along walls and
+    body even when they are longer, which leaves the free region more compact: a different
+    re-shaping for the lookahead to weigh. Steps in ``sc.dist``, parents in ``sc.prev``.
+    Returns the number of moves to ``goal``, -1 if unreachable.
+    """
+    in_to, ex_to = tb.in_to, tb.ex_to
+    dist, prev, pen, queue = sc.dist, sc.prev, sc.pen, sc.queue
+    occ, seqno = bd.occ, bd.seqno
+    tail_seq = bd.head_seq - bd.length + 1
+    n = dist.shape[0]
+    w = tb.width
+    h = n // w
+    big = 1 << 40
+    for i in range(n):
+        dist[i] = -1
+        pen[i] = big
+        queue[i] = 0  # settled flag
+    pen[start] = 0
+    dist[start] = 0
+    prev[start] = -1
+    slack = 2 if bd.strict else 1
+    heap = [(np.int64(0), np.int64(start))]
+    while len(heap) > 0:
+        p, s = heapq.heappop(heap)
+        if queue[s] == 1 or p > pen[s]:
+            continue
+        queue[s] = 1
+        if s == goal:
+            return dist[s]
+        k = t0 + dist[s] + 1
+        for j in range(2):
+            t = in_to[s] if j == 0 else ex_to[s]
+            if t < 0 or queue[t] == 1:
+                continue
+            if occ[t] and seqno[t] - tail_seq > k - slack:
+                continue
+            x = t % w
+            y = t // w
+            lim = k + 1 - slack
+            free = 0
+            if x > 0 and not (occ[t - 1] and seqno[t - 1] - tail_seq > lim):
+                free += 1
+            if x < w - 1 and not (occ[t + 1] and seqno[t + 1] - tail_seq > lim):
+                free += 1
+            if y > 0 and not (occ[t - w] and seqno[t - w] - tail_seq > lim):
+                free += 1
+            if y < h - 1 and not (occ[t + w] and seqno[t + w] - tail_seq > lim):
+                free += 1
+            q = p + 4 + alpha * free
+            if q < pen[t]:
+                pen[t] = q
+                dist[t] = dist[s] + 1
+                prev[t] = s
+                heapq.heappush(heap, (q, np.int64(t)))
+    return -1
+
+
+@jit
 def cut_off_square(fm: int, apple: int, bd: Body, tb: CellTables, sc: Scratch) -> int:
     """The nearest free square in a block that the failed plan's end position (``sc.fseq[:fm]``) cuts off.
 
@@ -281,18 +357,105 @@ def _body(bd: Body, seq: np.ndarray) -> int:
 
 
 @jit
-def expected_cost(m: int, strict: bool, tb: CellTables, sc: Scratch) -> float:
-    """The mean number of moves from the end body ``sc.seq[:m]`` to the next apple, body-aware.
+def _first_squares(bd: Body, apple: int, tb: CellTables, sc: Scratch) -> tuple[int, int, int]:
+    """The unrestricted time-aware distance to the apple and the two first squares (-1: not enterable).
 
-    The next apple is uniform over the squares that body leaves free; each is reached by
-    the time-aware BFS over the allowed moves (the tail moving on), so squares the body
-    walls in cost the wait for the tail. This is the lookahead's estimate of what an end
-    position costs after the apple in hand: it ignores whether the path found verifies,
-    so it only ranks plans, it never makes a move safe. Uses ``sc.vocc``/``sc.vseq``.
+    Also fills ``sc.bpar`` (the block tree of the body), which the BFS variants use.
     """
-    seq, vocc, vseq, dist = sc.seq, sc.vocc, sc.vseq, sc.dist
-    n = dist.shape[0]
-    if m >= n:
+    ring, occ, seqno, blockof, bpar = bd.ring, bd.occ, bd.seqno, tb.blockof, sc.bpar
+    n = ring.shape[0]
+    tail_seq = bd.head_seq - bd.length + 1
+    head = ring[bd.head_seq % n]
+    d0 = bfs(head, 0, apple, 0, -1, False, bd, tb, sc)
+    for b in range(tb.nblocks):
+        bpar[b] = -1
+    pb = -2
+    for q in range(tail_seq, bd.head_seq + 1):
+        b = blockof[ring[q % n]]
+        if bpar[b] == -1:
+            bpar[b] = pb
+        pb = b
+    c0 = tb.in_to[head]
+    c1 = tb.ex_to[head]
+    lim = -1 if bd.strict else 0
+    if occ[c0] and seqno[c0] - tail_seq > lim:
+        c0 = -1
+    if c1 >= 0 and occ[c1] and seqno[c1] - tail_seq > lim:
+        c1 = -1
+    return d0, c0, c1
+
+
+@jit
+def _candidate(bd: Body, apple: int, c: int, order: int, tb: CellTables, sc: Scratch) -> int:
+    """Candidate path to the apple through first square ``c``, BFS variant ``order``, into ``sc.path``.
+
+    Variants 0-3 hug walls and body (``order & 3`` as in :func:`bfs`), 4-7 are the plain
+    BFS of the same orders, 8 and up trade length for hugging (:func:`hug_path` with
+    ``alpha = order - 7``).
+
+    Returns its length, or -1 when the apple cannot be reached that way.
+    """
+    path, prev = sc.path, sc.prev
+    if c == apple:
+        path[0] = c
+        return 1
+    if order < 8:
+        k1 = bfs(c, 1, apple, order & 3, -1, order < 4, bd, tb, sc)
+    else:
+        k1 = hug_path(c, 1, apple, order - 7, bd, tb, sc)
+    if k1 < 0:
+        return -1
+    k = k1 + 1
+    s = apple
+    for i in range(k - 1, 0, -1):
+        path[i] = s
+        s = prev[s]
+    path[0] = c
+    return k
+
+
+@jit
+def plan_length(bd: Body, apple: int, tb: CellTables, sc: Scratch) -> tuple[int, int]:
+    """The length of the shortest verified candidate plan to ``apple`` (-1: none) and the unrestricted distance.
+
+    The same candidates as :func:`shortest_plan` with weight 0, without writing a plan.
+    """
+    ring = bd.ring
+    tail_seq = bd.head_seq - bd.length + 1
+    d0, c0, c1 = _first_squares(bd, apple, tb, sc)
+    if d0 < 0:
+        return -1, d0
+    best = _FAR
+    for j in range(2):
+        c = c0 if j == 0 else c1
+        if c < 0:
+            continue
+        for order in range(4):
+            if (c == apple and order > 0) or best == d0:
+                continue
+            k = _candidate(bd, apple, c, order, tb, sc)
+            if k < 0 or k >= best:
+                continue
+            if end_feasible(sc.path, k, ring, tail_seq, bd.head_seq, sc.seq, tb, sc.mark, sc.parent) > 0:
+                best = k
+    return (best if best < _FAR else -1), d0
+
+
+@jit
+def expected_cost(m: int, strict: bool, look: tuple[int, float], tb: CellTables, sc: Scratch, sc2: Scratch) -> float:
+    """The expected number of moves from the end body ``sc.seq[:m]`` to the next apple.
+
+    The next apple is uniform over the squares that body leaves free; ``look[0]`` of them,
+    spread evenly over the free squares in board order (a stratified sample, the same for
+    the same body), are each planned for as a move would be (:func:`plan_length` from that
+    body, on ``sc2``): the verified plan's length, or when none verifies the unrestricted
+    distance plus ``look[1]`` (the detours a missing plan costs). It only ranks plans; it
+    never makes a move safe. Uses ``sc.vocc``/``sc.vseq``.
+    """
+    seq, vocc, vseq = sc.seq, sc.vocc, sc.vseq
+    n = vocc.shape[0]
+    free = n - m
+    if free <= 0:
         return 0.0
     for i in range(n):
         vocc[i] = 0
@@ -300,24 +463,45 @@ def expected_cost(m: int, strict: bool, tb: CellTables, sc: Scratch) -> float:
         vocc[seq[i]] = 1
         vseq[seq[i]] = i
     bd = Body(seq, vseq, vocc, m - 1, m, strict)
-    bfs(seq[m - 1], 0, -1, 0, -1, False, bd, tb, sc)
-    total = 0
-    for c in range(n):
-        if not vocc[c]:
-            total += dist[c] if dist[c] >= 0 else 2 * n
-    return total / (n - m)
+    samples = min(look[0], free)
+    total = 0.0
+    c = -1
+    seen = -1
+    for j in range(samples):
+        want = (2 * j + 1) * free // (2 * samples)  # the middle of the j-th stratum
+        while seen < want:
+            c += 1
+            if not vocc[c]:
+                seen += 1
+        k, d0 = plan_length(bd, c, tb, sc2)
+        if k > 0:
+            total += k
+        elif d0 >= 0:
+            total += d0 + look[1]
+        else:
+            total += n
+    return total / samples
 
 
 @jit
 def shortest_plan(
-    bd: Body, apple: int, held: int, held_cost: float, weight: float, plan: np.ndarray, tb: CellTables, sc: Scratch
+    bd: Body,
+    apple: int,
+    held: int,
+    held_cost: float,
+    look: tuple[int, float, float, int, int],
+    plan: np.ndarray,
+    tb: CellTables,
+    sc: Scratch,
+    sc2: Scratch,
 ) -> tuple[int, bool, int, float]:
     """Step 1: a verified path to the apple that beats the plan in hand (``held`` moves left).
 
     Candidates go through either first move with four BFS variants; each is kept only if
-    the position after eating is feasible. A plan's score is its length plus ``weight``
-    times the :func:`expected_cost` of its end position (``held_cost`` for the plan in
-    hand); with ``weight = 0`` the shortest plan wins. The unrestricted time-aware
+    the position after eating is feasible. A plan's score is its length plus ``look[2]``
+    (the weight) times the :func:`expected_cost` of its end position (``held_cost`` for
+    the plan in hand; ``look[:2]`` are that function's sample count and penalty); with
+    weight 0 the shortest plan wins and ``sc2`` is not touched. The unrestricted time-aware
     distance bounds every candidate's length from below, so when the plan in hand is
     already shorter nothing is tried. Also fills ``sc.bpar`` (the block tree of the body),
     which later steps use.
@@ -328,54 +512,31 @@ def shortest_plan(
         shortest candidate that failed (in ``sc.fseq``; 0 if none), and the chosen end
         position's expected cost.
     """
-    in_to, ex_to, blockof = tb.in_to, tb.ex_to, tb.blockof
-    prev, path, seq, fseq, bpar = sc.prev, sc.path, sc.seq, sc.fseq, sc.bpar
-    ring, occ, seqno = bd.ring, bd.occ, bd.seqno
-    n = ring.shape[0]
-    head_seq = bd.head_seq
-    tail_seq = head_seq - bd.length + 1
-    head = ring[head_seq % n]
+    path, seq, fseq = sc.path, sc.seq, sc.fseq
+    tail_seq = bd.head_seq - bd.length + 1
+    weight = look[2]
     best = held
     best_score = held + weight * held_cost if held < _FAR else 1e18
     best_cost = held_cost
     found = False
-    d0 = bfs(head, 0, apple, 0, -1, False, bd, tb, sc)
+    d0, c0, c1 = _first_squares(bd, apple, tb, sc)
     j0 = 2 if d0 < 0 or d0 > best or (weight == 0.0 and d0 == best) else 0
-    for b in range(tb.nblocks):
-        bpar[b] = -1
-    pb = -2
-    for q in range(tail_seq, head_seq + 1):
-        b = blockof[ring[q % n]]
-        if bpar[b] == -1:
-            bpar[b] = pb
-        pb = b
     fail_k = _FAR
     fail_m = 0
     for j in range(j0, 2):
-        c = in_to[head] if j == 0 else ex_to[head]
-        if c < 0 or (occ[c] and seqno[c] - tail_seq > (-1 if bd.strict else 0)):
+        c = c0 if j == 0 else c1
+        if c < 0:
             continue
-        for order in range(4):
+        for v in range(look[3] + look[4]):
+            order = v if v < look[3] else 8 + v - look[3]
             if (c == apple and order > 0) or (weight == 0.0 and best == d0):
                 continue
-            if c == apple:
-                k = 1
-                path[0] = c
-            else:
-                k1 = bfs(c, 1, apple, order, -1, True, bd, tb, sc)
-                if k1 < 0:
-                    continue
-                k = k1 + 1
-                s = apple
-                for i in range(k - 1, 0, -1):
-                    path[i] = s
-                    s = prev[s]
-                path[0] = c
-            if k >= best_score:
+            k = _candidate(bd, apple, c, order, tb, sc)
+            if k < 0 or k >= best_score:
                 continue
-            m = end_feasible(path, k, ring, tail_seq, head_seq, seq, tb, sc.mark, sc.parent)
+            m = end_feasible(path, k, bd.ring, tail_seq, bd.head_seq, seq, tb, sc.mark, sc.parent)
             if m > 0:
-                cost = expected_cost(m, bd.strict, tb, sc) if weight > 0.0 else 0.0
+                cost = expected_cost(m, bd.strict, (look[0], look[1]), tb, sc, sc2) if weight > 0.0 else 0.0
                 score = k + weight * cost
                 if score < best_score:
                     for i in range(k):
@@ -435,6 +596,82 @@ def detour_plan(bd: Body, apple: int, goal: int, plan: np.ndarray, tb: CellTable
 
 
 @jit
+def waypoint_plan(
+    bd: Body, apple: int, look: tuple[int, float, float, int], plan: np.ndarray, tb: CellTables, sc: Scratch, sc2: Scratch
+) -> int:
+    """The best verified two-leg plan head -> waypoint -> apple over up to ``look[3]`` waypoints.
+
+    Waypoints are tried in order of a lower bound on the plan through them (moves to the
+    waypoint plus its Manhattan distance to the apple), so the search stops as soon as
+    that bound reaches the best score found. A plan's score is its length plus ``look[2]``
+    times the :func:`expected_cost` of its end position (``look[:2]``: that function's
+    samples and penalty); with weight 0 the shortest plan wins. Each plan is built and
+    verified as in :func:`detour_plan` (the first leg is virtual body for the second). A
+    larger budget tries more waypoints: the search is anytime and deterministic. Uses
+    ``sc2.fseq`` and ``sc2.vseq`` for the first legs.
+
+    Returns:
+        Its length (written to ``plan``), or 0 if none verifies.
+    """
+    path, vocc, vseq = sc.path, sc.vocc, sc.vseq
+    d1, p1 = sc2.fseq, sc2.vseq
+    budget = look[3]
+    weight = look[2]
+    ring, occ, seqno = bd.ring, bd.occ, bd.seqno
+    n = ring.shape[0]
+    w = tb.width
+    head_seq = bd.head_seq
+    tail_seq = head_seq - bd.length + 1
+    head = ring[head_seq % n]
+    bfs(head, 0, -1, 0, apple, False, bd, tb, sc)
+    ax = apple % w
+    ay = apple // w
+    key = np.empty(n, np.int64)
+    for c in range(n):
+        d1[c] = sc.dist[c]
+        p1[c] = sc.prev[c]
+        key[c] = d1[c] + abs(c % w - ax) + abs(c // w - ay) if d1[c] > 0 else _FAR
+    order = np.argsort(key, kind="mergesort")
+    best = _FAR
+    best_score = 1e18
+    tried = 0
+    for i in range(n):
+        g = order[i]
+        if key[g] >= best_score or tried >= budget:
+            break
+        tried += 1
+        k1 = d1[g]
+        s = g
+        for j in range(k1 - 1, -1, -1):
+            path[j] = s
+            s = p1[s]
+        for j in range(n):
+            vocc[j] = occ[j]
+            vseq[j] = seqno[j]
+        for j in range(k1):
+            vocc[path[j]] = 1
+            vseq[path[j]] = head_seq + j + 1
+        vbd = Body(ring, vseq, vocc, head_seq, bd.length, bd.strict)
+        k2 = bfs(g, k1, apple, 0, -1, True, vbd, tb, sc)
+        if k2 <= 0 or k1 + k2 >= best_score:
+            continue
+        s = apple
+        for j in range(k1 + k2 - 1, k1 - 1, -1):
+            path[j] = s
+            s = sc.prev[s]
+        k = k1 + k2
+        m = end_feasible(path, k, ring, tail_seq, head_seq, sc.seq, tb, sc.mark, sc.parent)
+        if m > 0:
+            score = k + weight * expected_cost(m, bd.strict, (look[0], look[1]), tb, sc, sc2) if weight > 0.0 else k
+            if score < best_score:
+                for j in range(k):
+                    plan[j] = path[j]
+                best = k
+                best_score = score
+    return best if best < _FAR else 0
+
+
+@jit
 def keeping_move(bd: Body, apple: int, goal: int, tb: CellTables, sc: Scratch) -> int:
     """The move after which the position is still feasible, nearest to ``goal`` (-1: none).
 
@@ -469,6 +706,106 @@ def keeping_move(bd: Body, apple: int, goal: int, tb: CellTables, sc: Scratch) -
 
 
 @jit
+def search_move(bd: Body, apple: int, look: tuple[int, float], tb: CellTables, sc: Scratch, sc2: Scratch) -> int:
+    """With no verified plan: the feasibility-keeping move that starts the cheapest way to the apple.
+
+    A depth-first search over the moves after which the position stays feasible (at most
+    two per square), ``look[0]`` moves deep: each position reached is scored by the moves
+    so far plus its :func:`plan_length` to the apple (or the unrestricted distance plus
+    ``look[1]`` when no plan verifies there); a position with a verified plan is not
+    expanded further. The apple is fixed until eaten, so this is exact planning, not a
+    guess; every move it returns keeps the position feasible, so safety does not depend on
+    it. Runs on ``sc2`` (its ``fseq``/``vseq``/``vocc`` hold the moving body). Returns -1
+    when no move keeps the position feasible (never, by the safety argument).
+    """
+    in_to, ex_to = tb.in_to, tb.ex_to
+    ring, seqno, occ = sc2.fseq, sc2.vseq, sc2.vocc
+    seq = sc.seq
+    cap = ring.shape[0]
+    n = occ.shape[0]
+    length = bd.length
+    for i in range(n):
+        occ[i] = bd.occ[i]
+    m = _body(bd, seq)
+    for i in range(m):
+        ring[i] = seq[i]
+        seqno[seq[i]] = i
+    ts = 0
+    hs = m - 1
+    depth = max(1, look[0])
+    choice = np.zeros(depth + 1, np.int64)
+    moved = np.zeros(depth + 1, np.int64)
+    tails = np.zeros(depth + 1, np.int64)
+    best = 1e18
+    best_first = -1
+    d = 0
+    while True:
+        if choice[d] >= 2:
+            if d == 0:
+                break
+            d -= 1
+            # undo the move made at depth d
+            t = moved[d]
+            occ[t] = 0
+            ts -= 1
+            hs -= 1
+            ring[ts % cap] = tails[d]
+            occ[tails[d]] = 1
+            choice[d] += 1
+            continue
+        head = ring[hs % cap]
+        t = in_to[head] if choice[d] == 0 else ex_to[head]
+        if t < 0 or occ[t]:
+            choice[d] += 1
+            continue
+        # feasibility of the position after the move (eating keeps the tail)
+        k = 0
+        for q in range(ts if t == apple else ts + 1, hs + 1):
+            seq[k] = ring[q % cap]
+            k += 1
+        seq[k] = t
+        if not feasible(seq, k + 1, tb, sc.mark, sc.parent):
+            choice[d] += 1
+            continue
+        first = t if d == 0 else moved[0]
+        if t == apple:
+            if d + 1 < best:
+                best = d + 1.0
+                best_first = first
+            choice[d] += 1
+            continue
+        moved[d] = t
+        tails[d] = ring[ts % cap]
+        occ[tails[d]] = 0
+        ts += 1
+        hs += 1
+        ring[hs % cap] = t
+        seqno[t] = hs
+        occ[t] = 1
+        pk, d0 = plan_length(Body(ring, seqno, occ, hs, length, bd.strict), apple, tb, sc2)
+        if pk > 0:
+            val = d + 1.0 + pk
+        elif d0 >= 0:
+            val = d + 1.0 + d0 + look[1]
+        else:
+            val = d + 1.0 + n
+        if val < best:
+            best = val
+            best_first = first
+        if pk <= 0 and d + 1 < depth:
+            d += 1
+            choice[d] = 0
+            continue
+        occ[t] = 0
+        ts -= 1
+        hs -= 1
+        ring[ts % cap] = tails[d]
+        occ[tails[d]] = 1
+        choice[d] += 1
+    return best_first
+
+
+@jit
 def decide(
     ring: np.ndarray,
     seqno: np.ndarray,
@@ -477,6 +814,7 @@ def decide(
     ctl: np.ndarray,
     tables: tuple[Any, ...],
     scratch: tuple[Any, ...],
+    scratch2: tuple[Any, ...],
 ) -> int:
     """The square the head should move to next (see the module docstring).
 
@@ -493,20 +831,23 @@ def decide(
             (measured: twice the call overhead of the whole decision), so it is rebuilt
             here, where it costs nothing.
         scratch: The fields of a :class:`Scratch`, as a plain tuple, for the same reason.
+        scratch2: A second :class:`Scratch` (plain tuple), for the lookahead's plans.
     """
     # Field by field, not ``CellTables(*tables)``: numba's star-unpacking into a named tuple
     # cost about 1 µs a call here, ~4% of a 20×20 move (measured, min of interleaved runs).
     t, w = tables, scratch
     tb = CellTables(t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8])
     sc = Scratch(w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8], w[9], w[10], w[11], w[12])
+    w = scratch2
+    sc2 = Scratch(w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8], w[9], w[10], w[11], w[12])
     bd = Body(ring, seqno, occ, ctl[HEAD_SEQ], ctl[LENGTH], ctl[STRICT] != 0)
     apple = ctl[APPLE]
     n = ring.shape[0]
     head = ring[bd.head_seq % n]
     # 1. Short paths to the apple; the best verified one replaces the plan in hand.
     held = ctl[PLAN_LEN] - ctl[PLAN_POS] if ctl[PLAN_LEN] > ctl[PLAN_POS] else _FAR
-    weight = ctl[WEIGHT] / 1000.0
-    best, found, fail_m, cost = shortest_plan(bd, apple, held, ctl[PLAN_COST] / 1000.0, weight, plan, tb, sc)
+    look = (ctl[SAMPLES], ctl[PENALTY] / 1000.0, ctl[WEIGHT] / 1000.0, max(4, ctl[VARIANTS]), ctl[HUGGERS])
+    best, found, fail_m, cost = shortest_plan(bd, apple, held, ctl[PLAN_COST] / 1000.0, look, plan, tb, sc, sc2)
     if found:
         ctl[PLAN_POS] = 1
         ctl[PLAN_LEN] = best
@@ -531,12 +872,25 @@ def decide(
         e = tb.ex_edge[head]
         return tb.ex_to[head] if e >= 0 and sc.tree[e] == 1 else tb.in_to[head]
     ctl[N_FALLBACK] += 1
+    if ctl[DEPTH] > 0:
+        t = search_move(bd, apple, (ctl[DEPTH], ctl[PENALTY] / 1000.0), tb, sc, sc2)
+        if t >= 0:
+            return t
     # Aim first at the region the shortest path would cut off (twanvl's detour), else the apple.
     goal = apple
     if fail_m > 0:
         goal = cut_off_square(fail_m, apple, bd, tb, sc)
     if goal != apple:
         k = detour_plan(bd, apple, goal, plan, tb, sc)
+        if k > 0:
+            ctl[PLAN_POS] = 1
+            ctl[PLAN_LEN] = k
+            ctl[PLAN_COST] = 0
+            ctl[N_DETOURS] += 1
+            return plan[0]
+    if goal == apple and ctl[WAYPOINTS] > 0:
+        # No region is cut off (or no plan through it): the best plan through a waypoint.
+        k = waypoint_plan(bd, apple, (look[0], look[1], look[2], ctl[WAYPOINTS]), plan, tb, sc, sc2)
         if k > 0:
             ctl[PLAN_POS] = 1
             ctl[PLAN_LEN] = k
