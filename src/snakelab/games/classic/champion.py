@@ -158,7 +158,14 @@ class CellTreeAgent(BaseAgent):
     """
 
     def __init__(
-        self, fallback: BaseAgent | None = None, lookahead: float = 0.0, samples: int = 8, penalty: float = 10.0, depth: int = 0, variants: int = 4, huggers: int = 0,
+        self,
+        fallback: BaseAgent | None = None,
+        lookahead: float = 0.0,
+        samples: int = 8,
+        penalty: float = 10.0,
+        depth: int = 0,
+        variants: int = 4,
+        huggers: int = 0,
         waypoints: int = 0,
     ) -> None:
         self.waypoints = waypoints

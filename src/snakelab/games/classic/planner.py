@@ -148,7 +148,9 @@ class Body(NamedTuple):
 
 
 @jit
-def bfs(start: int, t0: int, goal: int, order: int, avoid: int, hug: bool, bd: Body, tb: CellTables, sc: Scratch) -> int:
+def bfs(
+    start: int, t0: int, goal: int, order: int, avoid: int, hug: bool, bd: Body, tb: CellTables, sc: Scratch
+) -> int:
     """Time-aware BFS over the allowed moves; the number of moves from ``start`` to ``goal``.
 
     ``start`` is reached after ``t0`` moves from now. A body square with index ``i``
@@ -597,7 +599,13 @@ def detour_plan(bd: Body, apple: int, goal: int, plan: np.ndarray, tb: CellTable
 
 @jit
 def waypoint_plan(
-    bd: Body, apple: int, look: tuple[int, float, float, int], plan: np.ndarray, tb: CellTables, sc: Scratch, sc2: Scratch
+    bd: Body,
+    apple: int,
+    look: tuple[int, float, float, int],
+    plan: np.ndarray,
+    tb: CellTables,
+    sc: Scratch,
+    sc2: Scratch,
 ) -> int:
     """The best verified two-leg plan head -> waypoint -> apple over up to ``look[3]`` waypoints.
 
