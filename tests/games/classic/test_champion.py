@@ -199,7 +199,7 @@ def test_champion__takes_over_a_longer_start_once_the_body_fits_a_cycle():
     assert took_over == 4
 
 
-SEARCH = {"lookahead": 1.0, "samples": 4, "huggers": 1, "depth": 2}
+SEARCH = {"lookahead": 1.0, "samples": 4, "huggers": 1}
 """Every search option of the champion switched on (small, so the tests stay quick)."""
 
 
@@ -241,12 +241,11 @@ def test_champion_search__keeps_the_safety_invariant_on_every_board_size(w, h, r
     lookahead=st.sampled_from([0.0, 0.5, 2.0]),
     samples=st.integers(1, 6),
     huggers=st.integers(0, 2),
-    depth=st.integers(0, 3),
     variants=st.sampled_from([4, 8]),
 )
-def test_champion_search__safety_property(w, h, rule, seed, lookahead, samples, huggers, depth, variants):
+def test_champion_search__safety_property(w, h, rule, seed, lookahead, samples, huggers, variants):
     """Any mix of search settings on any small even board, either rule: the invariant holds and the game is won."""
-    options = {"lookahead": lookahead, "samples": samples, "huggers": huggers, "depth": depth, "variants": variants}
+    options = {"lookahead": lookahead, "samples": samples, "huggers": huggers, "variants": variants}
     _play_checking_the_invariant(w, h, rule, seed, **options)
 
 
@@ -257,6 +256,6 @@ def test_champion_search__is_deterministic_for_a_seed():
 
 
 def test_champion_search__settings_reach_the_agent_by_name():
-    agent = make_agent("classic.champion(lookahead=1.5,samples=3,depth=2)")
+    agent = make_agent("classic.champion(lookahead=1.5,samples=3,huggers=2)")
     assert isinstance(agent, CellTreeAgent)
-    assert (agent.lookahead, agent.samples, agent.depth) == (1.5, 3, 2)
+    assert (agent.lookahead, agent.samples, agent.huggers) == (1.5, 3, 2)

@@ -52,9 +52,9 @@ from snakelab.core.grid import Grid
 from snakelab.games.classic.agents import SafeAgent, ShortcutAgent
 from snakelab.games.classic.celltree import CellTables, block_tables, feasible, move_directions
 from snakelab.games.classic.cycles import corner_cycle
+from snakelab.games.classic.paths import Scratch
 from snakelab.games.classic.planner import (
     APPLE,
-    DEPTH,
     FROZEN,
     HEAD_SEQ,
     HUGGERS,
@@ -67,9 +67,7 @@ from snakelab.games.classic.planner import (
     SINCE_APPLE,
     STRICT,
     VARIANTS,
-    WAYPOINTS,
     WEIGHT,
-    Scratch,
     decide,
 )
 from snakelab.games.classic.rules import Config, State
@@ -163,15 +161,11 @@ class CellTreeAgent(BaseAgent):
         lookahead: float = 0.0,
         samples: int = 8,
         penalty: float = 10.0,
-        depth: int = 0,
         variants: int = 4,
         huggers: int = 0,
-        waypoints: int = 0,
     ) -> None:
-        self.waypoints = waypoints
         self.huggers = huggers
         self.variants = variants
-        self.depth = depth
         self._fallback_agent = fallback
         self.lookahead = lookahead
         self.samples = samples
@@ -210,10 +204,8 @@ class CellTreeAgent(BaseAgent):
         self._ctl[STRICT] = int(self._strict)
         self._ctl[WEIGHT] = round(1000 * self.lookahead)
         self._ctl[SAMPLES] = self.samples
-        self._ctl[DEPTH] = self.depth
         self._ctl[VARIANTS] = self.variants
         self._ctl[HUGGERS] = self.huggers
-        self._ctl[WAYPOINTS] = self.waypoints
         self._ctl[PENALTY] = round(1000 * self.penalty)
         self._head_seq = -1
         self._last_steps = -2
