@@ -3,11 +3,12 @@
 Three parts, each printing a Markdown table (the figures in ``docs/benchmarks.md``):
 
 * ``means``: start length 1, mean steps to win with 95 % intervals on 12×12 (500 games),
-  20×20 (200) and 30×30 (100), strict rule first, then lenient, with the mean agent time
+  20×20 (200) and 30×30 (100), both tail rules, with the mean agent time
   per move (every decision timed through the match loop's ``measure`` option) and the
   body-free lower bound: the Manhattan-distance sum over the same apples, what a snake
   that ignored its own body would need. A progress bar shows the games; each is written
-  to ``--out`` when done, and ``--resume`` continues an interrupted run.
+  to ``--out`` when done, and ``--resume`` continues an interrupted run. The games are
+  interleaved so that a run stopped early has run the same share of every row.
 * ``sweep``: win rate on every even-sided square board from 4×4 to 30×30, plus a few
   rectangles and boards with one odd side, both tail rules.
 * ``timing``: in this one process, agent wall time per decision and process CPU time
@@ -28,6 +29,7 @@ Examples::
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import statistics
 import time
@@ -65,7 +67,7 @@ def _means_game(item: tuple[str, str, int, str, int]) -> dict[str, object]:
 
     res = play(g, [make_agent(agent)], seed, measure=True, on_step=on_step)
     # A snake that ignored its own body would walk the Manhattan distance from apple to apple.
-    lower = sum(abs(a % w - b % w) + abs(a // w - b // w) for a, b in zip(cells, cells[1:], strict=False))
+    lower = sum(abs(a % w - b % w) + abs(a // w - b // w) for a, b in itertools.pairwise(cells))
     return {
         "game": game,
         "rule": rule,
@@ -106,6 +108,11 @@ def means(args: argparse.Namespace) -> list[dict[str, object]]:
             game = f"classic(width={size},height={size},tail_rule={rule})"
             for i, seed in enumerate(match_seeds(args.seed, games)):
                 plan.append((args.agent, game, i, rule, seed))
+    # Interleaved so that at any moment every board and rule has run the same share of its
+    # games (strict first): a run stopped early still gives every row, with fewer games.
+    share = {it[1]: sum(1 for x in plan if x[1] == it[1]) for it in plan}
+    rank = {rule: i for i, rule in enumerate(args.rules)}
+    plan.sort(key=lambda it: ((it[2] + 1) / share[it[1]], rank[it[3]]))
     todo = [it for it in plan if (it[1], it[2]) not in done]
     out.parent.mkdir(parents=True, exist_ok=True)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
@@ -116,6 +123,7 @@ def means(args: argparse.Namespace) -> list[dict[str, object]]:
             fh.flush()
             done[(str(row["game"]), int(row["index"]))] = row  # type: ignore[call-overload]
             bar.update(task, advance=1, description=str(row["game"]))
+    plan.sort(key=lambda it: (rank[it[3]], args.boards.index(int(it[1].split("width=")[1].split(",")[0])), it[2]))
     return means_table([done[(it[1], it[2])] for it in plan if (it[1], it[2]) in done])
 
 

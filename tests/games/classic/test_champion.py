@@ -9,10 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from snakelab import make, make_agent
+from snakelab.core.game import Budget
 from snakelab.core.grid import Grid
 from snakelab.games.classic.champion import CellTreeAgent, block_tables, feasible
 from snakelab.games.classic.cycles import corner_cycle
-from snakelab.games.classic.planner import N_PLANS, PLAN_LEN, PLAN_POS
+from snakelab.games.classic.planner import N_PLANS, PLAN_LEN, PLAN_POS, SAMPLES
 from snakelab.harness import MatchSpec, match_seeds, play, run_many
 
 
@@ -259,3 +260,15 @@ def test_champion_search__settings_reach_the_agent_by_name():
     agent = make_agent("classic.champion(lookahead=1.5,samples=3,huggers=2)")
     assert isinstance(agent, CellTreeAgent)
     assert (agent.lookahead, agent.samples, agent.huggers) == (1.5, 3, 2)
+
+
+def test_champion_search__a_node_budget_sets_the_samples_per_move():
+    game = make("classic(width=6,height=6)")
+    state = game.new_state(2)
+    agent = CellTreeAgent(lookahead=1.0, samples=5)
+    agent.reset(game.info, 0, 2)
+    agent.act(state, Budget(nodes=3))
+    assert agent._ctl[SAMPLES] == 3
+    state.apply([agent.act(state, None)])
+    agent.act(state, None)
+    assert agent._ctl[SAMPLES] == 5

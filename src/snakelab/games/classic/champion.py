@@ -28,7 +28,9 @@ with both sides even is won under both tail rules.
 Choosing among plans: candidates come from both first moves and four BFS variants
 (which move is tried first; twanvl's "only into the parent block or a fresh block"
 rule on or off). Each BFS keeps, among the shortest paths, the one that hugs walls and
-body most; the shortest verified candidate wins. When none verifies and no plan is in
+body most; the shortest verified candidate wins. With the lookahead on, the candidate
+with the least length plus weighted expected cost of the next apple wins instead (it
+picks among verified plans only, so nothing above changes). When none verifies and no plan is in
 hand, the agent heads for the region the shortest candidate would have cut off (first
 trying a verified two-leg plan through it), else for the apple.
 
@@ -151,8 +153,21 @@ class CellTreeAgent(BaseAgent):
     :class:`~snakelab.games.classic.agents.ShortcutAgent`). While the body fits no
     cell-tree cycle (a longer start) the fallback moves, until it does.
 
+    The search settings (all off by default, where the agent plays the shortest verified
+    plan): ``lookahead`` > 0 scores every verified plan by its length plus ``lookahead``
+    times the expected cost of the next apple from its end position, estimated by
+    planning for ``samples`` next-apple squares spread over the free ones (a node
+    ``Budget`` overrides ``samples``); ``variants`` 8 adds the plain BFS paths to the
+    candidates and ``huggers`` adds paths that trade length for hugging walls and body.
+    The lookahead only chooses among verified plans, so the safety argument is untouched.
+
     Args:
         fallback: The agent for boards (or bodies) the scheme does not cover.
+        lookahead: Weight of the expected next-apple cost (0: shortest plan wins).
+        samples: Next-apple squares planned for per candidate plan.
+        penalty: Extra moves counted for a sampled apple with no verified plan.
+        variants: BFS variants per first move (4 or 8).
+        huggers: Candidates per first move that trade length for hugging.
     """
 
     def __init__(
@@ -255,6 +270,9 @@ class CellTreeAgent(BaseAgent):
         ctl[LENGTH] = len(s.body)
         ctl[APPLE] = s.apple
         ctl[SINCE_APPLE] = s.since_apple
+        # The lookahead is sized in nodes (next-apple squares planned per candidate), never
+        # by the clock, so a game is the same on any machine for a given seed.
+        ctl[SAMPLES] = budget.nodes if budget is not None and budget.nodes else self.samples
         t = decide(
             self._ring,
             self._seqno,
