@@ -27,7 +27,7 @@ from snakelab.games.hextris.kernels.evaluation import (
     lost_cells,
     row_score,
 )
-from snakelab.games.hextris.kernels.phrases import embed_unit, embed_unit_dp, first_step, path_exists, sim_phrase
+from snakelab.games.hextris.kernels.phrases import ARRIVED, allowed_path, embed_unit, embed_unit_dp, sim_phrase
 from snakelab.games.hextris.kernels.placement import (
     bfs_locks,
     decode,
@@ -40,6 +40,7 @@ from snakelab.games.hextris.kernels.placement import (
 )
 
 __all__ = [
+    "ARRIVED",
     "DEAD",
     "N_WEIGHTS",
     "W_CLEAR",
@@ -50,6 +51,7 @@ __all__ = [
     "W_TOP",
     "W_TRANS",
     "W_WELL",
+    "allowed_path",
     "bfs_locks",
     "board_rows",
     "decode",
@@ -57,12 +59,10 @@ __all__ = [
     "embed_unit_dp",
     "encode",
     "evaluate_locks",
-    "first_step",
     "fits",
     "lock_board",
     "lock_points",
     "lost_cells",
-    "path_exists",
     "reach_to",
     "row_score",
     "sim_phrase",

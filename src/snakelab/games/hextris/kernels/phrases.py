@@ -13,65 +13,12 @@ import numpy as np
 from snakelab.core.jit import jit
 from snakelab.games.hextris.kernels.placement import decode, encode, fits, reach_to, step
 
-
-@jit
-def path_exists(
-    board: np.ndarray,
-    dl: np.ndarray,
-    size: int,
-    canon: np.ndarray,
-    start: int,
-    target: int,
-    e: int,
-    can: np.ndarray,
-    stamp: np.ndarray,
-    epoch: int,
-    seen: np.ndarray,
-    queue: np.ndarray,
-) -> bool:
-    """Whether ``target`` is reachable from ``start`` under the repeat rule.
-
-    Placements of the current row already held are marked ``stamp[code] == epoch`` and may
-    not be entered again; ``seen`` and ``queue`` are scratch space.
-    """
-    h, w = board.shape
-    nx = w + 2 * e
-    ny = h + 2 * e
-    if start == target:
-        return True
-    # ``seen`` holds stamps: the caller's fresh ``epoch`` marks what this search visited.
-    seen[start] = epoch
-    queue[0] = start
-    head = 0
-    tail = 1
-    while head < tail:
-        code = queue[head]
-        head += 1
-        px, py, rot = decode(code, e, nx, ny)
-        for cmd in range(6):
-            qx, qy, qr = step(px, py, rot, cmd)
-            qr = canon[qr]
-            if cmd >= 4 and qr == rot:
-                continue
-            if qx < -e or qx >= w + e or qy >= h + e:
-                continue
-            nc = encode(qx, qy, qr, e, nx, ny)
-            if seen[nc] == epoch or not can[nc]:
-                continue
-            if (cmd < 2 or cmd >= 4) and stamp[nc] == epoch:
-                continue
-            if not fits(board, dl, size, qx, qy, qr):
-                continue
-            if nc == target:
-                return True
-            seen[nc] = epoch
-            queue[tail] = nc
-            tail += 1
-    return False
+#: :func:`allowed_path`'s answer when the start is the target (no command needed).
+ARRIVED = 6
 
 
 @jit
-def first_step(
+def allowed_path(
     board: np.ndarray,
     dl: np.ndarray,
     size: int,
@@ -87,11 +34,16 @@ def first_step(
     par_arr: np.ndarray,
     cmd_arr: np.ndarray,
 ) -> int:
-    """The first command of a shortest allowed path from ``start`` to ``target`` (-1 if none).
+    """The first command of a shortest allowed path from ``start`` to ``target``.
 
-    The expansion is :func:`path_exists`'s, written out again on purpose: sharing it
-    through a helper kernel made the embedding of problem 24 three times slower (measured).
+    Returns -1 when the repeat rule leaves no path and :data:`ARRIVED` when ``start`` is
+    ``target``, so ``>= 0`` answers whether the target is reachable. Placements of the
+    current row already held are marked ``stamp[code] == epoch`` and may not be entered
+    again; ``seen``, ``queue``, ``par_arr`` and ``cmd_arr`` are scratch space (``seen``
+    holds stamps: the caller's fresh ``epoch`` marks what this search visited).
     """
+    if start == target:
+        return ARRIVED
     h, w = board.shape
     nx = w + 2 * e
     ny = h + 2 * e
@@ -286,7 +238,10 @@ def embed_unit(
             token += 1
             for k in range(ntmp):
                 mark[tmp[k]] = token
-            if path_exists(board, dl, size, canon, end, target, e, can, mark, token, seen, queue):
+            if (
+                allowed_path(board, dl, size, canon, end, target, e, can, mark, token, seen, queue, par_arr, cmd_arr)
+                >= 0
+            ):
                 for j in range(ln):
                     out[n, 0] = ph_cmds[p, j]
                     out[n, 1] = p
@@ -348,7 +303,10 @@ def embed_unit(
                 token += 1
                 for k in range(nh):
                     mark[held2[k]] = token
-                if nc == target or path_exists(board, dl, size, canon, nc, target, e, can, mark, token, seen, queue):
+                if (
+                    allowed_path(board, dl, size, canon, nc, target, e, can, mark, token, seen, queue, par_arr, cmd_arr)
+                    >= 0
+                ):
                     chosen = c
                     break
             if chosen >= 0:
@@ -358,7 +316,7 @@ def embed_unit(
             token += 1
             for k in range(nheld):
                 mark[held[k]] = token
-            cmd = first_step(board, dl, size, canon, cur, target, e, can, mark, token, seen, queue, par_arr, cmd_arr)
+            cmd = allowed_path(board, dl, size, canon, cur, target, e, can, mark, token, seen, queue, par_arr, cmd_arr)
         if cmd < 0:
             return -1
         qx, qy, qr = step(px, py, rot, cmd)
