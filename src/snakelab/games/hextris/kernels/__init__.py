@@ -27,7 +27,15 @@ from snakelab.games.hextris.kernels.evaluation import (
     lost_cells,
     row_score,
 )
-from snakelab.games.hextris.kernels.phrases import ARRIVED, allowed_path, embed_unit, embed_unit_dp, sim_phrase
+from snakelab.games.hextris.kernels.phrases import (
+    ARRIVED,
+    PhraseTable,
+    Piece,
+    allowed_path,
+    embed_unit,
+    embed_unit_dp,
+    sim_phrase,
+)
 from snakelab.games.hextris.kernels.placement import (
     bfs_locks,
     decode,
@@ -51,6 +59,8 @@ __all__ = [
     "W_TOP",
     "W_TRANS",
     "W_WELL",
+    "PhraseTable",
+    "Piece",
     "allowed_path",
     "bfs_locks",
     "board_rows",
