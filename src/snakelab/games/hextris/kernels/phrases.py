@@ -4,6 +4,11 @@
 dynamic programme for units that cannot turn. Both honour the repeat rule (no placement
 held twice on one row) and write ``(command, phrase index)`` pairs. Placements are coded
 as in :mod:`~snakelab.games.hextris.kernels.placement`.
+
+Why one module: it is one idea, spelling one unit's descent, and its kernels call one
+another (both spellers share :class:`Piece`, :class:`PhraseTable` and the repeat-rule
+path search :func:`allowed_path`); numba's cache is checked per defining file, so keeping
+callers and callees together also keeps a stale compiled caller from outliving an edit.
 """
 
 from __future__ import annotations
