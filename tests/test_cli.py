@@ -216,3 +216,10 @@ def test_the_store_option_may_follow_the_verb(tmp_path):
     # A verb's own --store stays its own: results list reads the store it names.
     listed = run_snakelab("results", "list", "--store", store)
     assert listed.returncode == 0 and "classic" in listed.stdout, listed.stderr
+
+
+def test_the_results_help_names_the_store_variable_the_store_reads():
+    from snakelab.cli import results
+    from snakelab.harness.store import STORE_ENV
+
+    assert results.STORE_ENV == STORE_ENV

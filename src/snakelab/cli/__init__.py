@@ -336,7 +336,7 @@ def main() -> None:
     signal.signal(signal.SIGTERM, _terminated)
     import typer
 
-    from snakelab.cli._grammar import INTERRUPTED, PIPE_CLOSED, TERMINATED, USAGE, PipeClosed
+    from snakelab.cli._grammar import INTERRUPTED, PIPE_CLOSED, TERMINATED, USAGE, Interrupted, PipeClosed
     from snakelab.core.errors import SnakelabError
 
     try:
@@ -357,6 +357,9 @@ def main() -> None:
     except KeyboardInterrupt as exc:
         print("interrupted", file=sys.stderr)
         sys.exit(TERMINATED if _is_sigterm(exc) else INTERRUPTED)
+    except Interrupted as exc:
+        print("interrupted", file=sys.stderr)
+        sys.exit(exc.code)
     except PipeClosed:
         # The reader went away (``snakelab … | head``): nothing left to say, and Python must
         # not complain again when it flushes standard output at exit.

@@ -46,14 +46,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import math
-import multiprocessing
 import os
 import signal
 import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import NoReturn
 
@@ -71,7 +69,6 @@ from snakelab.games.hextris.contest import (
 )
 from snakelab.games.hextris.rules import CHAR_TO_COMMAND
 from snakelab.games.hextris.scoring import PHRASES
-from snakelab.harness.parallel import parallel_map
 
 PROG = "play_icfp2015"
 
@@ -238,6 +235,11 @@ def solve(games: list[Game], phrases: tuple[str, ...], end: float | None, worker
         # In this process: the share keeps the run's end by itself, game by game.
         results.update(solve_part(tasks[0]))
         return results
+    # (Imported here: a run on one core loads no process pool.)
+    from concurrent.futures.process import BrokenProcessPool
+
+    from snakelab.harness.parallel import parallel_map
+
     # A forked worker flushes the buffers it inherits when it ends: empty them first.
     sys.stdout.flush()
     sys.stderr.flush()
@@ -261,7 +263,9 @@ def _interrupted(signum: int, _frame: object) -> None:
     written only at the end. ``os.write``, because the interrupted code may be inside
     a write to ``sys.stderr`` itself.
     """
-    for child in multiprocessing.active_children():
+    # No import in a signal handler: without multiprocessing loaded there is no worker.
+    mp = sys.modules.get("multiprocessing")
+    for child in mp.active_children() if mp is not None else ():
         with contextlib.suppress(OSError):
             child.terminate()
     os.write(2, f"{PROG}: interrupted\n".encode())

@@ -13,12 +13,14 @@ import typer
 
 from snakelab.cli.common import console, err_console, fail, print_json
 from snakelab.core.errors import SnakelabError
-from snakelab.harness.store import STORE_ENV
 
 if TYPE_CHECKING:
     from snakelab.harness.match import MatchResult
     from snakelab.harness.ratings import AgentRating
     from snakelab.harness.store import Store
+
+#: harness.store.STORE_ENV, written out: the help of these verbs loads no store code.
+STORE_ENV = "SNAKELAB_STORE"
 
 NAME = "results"
 app = typer.Typer(

@@ -76,7 +76,7 @@ from typing import Any, overload
 import numpy as np
 
 from snakelab.core.errors import CodecError, ConfigError, GameOverError, IllegalActionError
-from snakelab.core.game import JSON, Dynamics, Event, Outcome
+from snakelab.core.game import JSON, Dynamics, Event, OnePlayerState, Outcome
 from snakelab.core.registry import config_from_kwargs, game_info
 from snakelab.games.snakgame.board import (
     BLOCKED,
@@ -161,7 +161,7 @@ class _LegalMoves(Sequence[Move]):
             yield self[i]
 
 
-class State(Board):
+class State(Board, OnePlayerState):
     """A snakgame position with its rules; see the module docstring. Mutable; :meth:`clone` copies it.
 
     The data and the grid queries are :class:`~snakelab.games.snakgame.board.Board`'s.
@@ -181,20 +181,7 @@ class State(Board):
                 out.append(Move("MOVE", fx, fy, tx, ty))
         return out
 
-    # -- the State protocol ----------------------------------------------------
-    @property
-    def step_count(self) -> int:
-        """Your moves so far."""
-        return self.steps
-
-    def to_move(self) -> Sequence[int]:
-        """``(0,)`` while the game runs, ``()`` once it is over."""
-        return () if self.termination is not None else (0,)
-
-    def is_over(self) -> bool:
-        """Whether the game has ended."""
-        return self.termination is not None
-
+    # -- the State protocol (turn-keeping: OnePlayerState's) ---------------------
     def legal_actions(self, player: int = 0) -> Sequence[Move]:
         """Every legal move, as a lazy sequence (see the module docstring)."""
         del player  # single player
