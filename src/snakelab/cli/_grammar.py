@@ -22,8 +22,11 @@ refused by :func:`game_of`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+import dataclasses
+import inspect
+import typing
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -33,6 +36,8 @@ from snakelab.core.errors import ConfigError
 
 if TYPE_CHECKING:
     from snakelab.core.game import Game
+
+OptionsT = TypeVar("OptionsT")
 
 #: Exit codes shared by every verb (see the module docstring).
 OK, CHECK_FAILED, USAGE, INTERRUPTED, PIPE_CLOSED, TERMINATED = 0, 1, 2, 130, 141, 143
@@ -170,6 +175,40 @@ def option_name(ctx: typer.Context, name: str) -> str:
     return name
 
 
+def options_command(
+    options: type[OptionsT],
+) -> Callable[[Callable[[typer.Context, OptionsT], None]], Callable[..., None]]:
+    """Make ``body(ctx, opts)`` a typer command whose options are the fields of the frozen dataclass ``options``.
+
+    Each field is annotated ``Annotated[type, typer.Option(...)]`` (or ``typer.Argument``)
+    with its default as the field's, so one dataclass is both the verb's option block
+    (shared where two verbs take the same options) and the value its body receives.
+    The command's parameters are ``ctx`` and the fields by name, so :func:`given` and
+    :func:`refuse_given` name options as before.
+    """
+    hints = typing.get_type_hints(options, include_extras=True)
+    params = [inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context)]
+    for f in dataclasses.fields(options):  # type: ignore[arg-type]
+        default = inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default
+        params.append(
+            inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=hints[f.name])
+        )
+
+    def wrap(body: Callable[[typer.Context, OptionsT], None]) -> Callable[..., None]:
+        def command(ctx: typer.Context, **values: Any) -> None:
+            body(ctx, options(**values))
+
+        command.__name__ = body.__name__
+        command.__qualname__ = body.__qualname__
+        command.__doc__ = body.__doc__
+        command.__module__ = body.__module__
+        command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+        command.__annotations__ = {p.name: p.annotation for p in params}
+        return command
+
+    return wrap
+
+
 def refuse_given(ctx: typer.Context, names: Iterable[str], why: str) -> None:
     """Refuse options that this mode ignores: a one-line usage error naming them and ``why``.
 
@@ -220,6 +259,7 @@ __all__ = [
     "given",
     "interrupt_code",
     "option_name",
+    "options_command",
     "refuse_given",
     "use_help_classes",
 ]

@@ -7,7 +7,7 @@ import os
 import shlex
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -200,6 +200,7 @@ def run_matches(
     show_progress: bool = True,
     run_seed: int | None = None,
     store: bool | str | os.PathLike[str] = True,
+    play: Callable[[MatchSpec], MatchResult] | None = None,
 ) -> list[MatchResult]:
     """Run matches for a CLI verb: progress bar, executor choice, results in spec order.
 
@@ -220,6 +221,8 @@ def run_matches(
         store: True for the default store (``$SNAKELAB_STORE``, else the user's data
             folder; ``SNAKELAB_STORE=off`` disables it), a path
             for another store, False to store nothing.
+        play: What plays one match (None: an in-process match; see
+            :func:`~snakelab.harness.run.run_many`).
 
     Raises:
         UnknownRunError: for an unknown ``resume`` id.
@@ -246,7 +249,8 @@ def run_matches(
         ex = make_executor(executor, jobs)
         try:
             with sigterm_as_interrupt(), progress_bar(len(specs), label, enabled=show_progress) as prog:
-                return run_many(specs, ex, jobs=jobs or None, on_result=lambda _r: advance(prog))
+                extra = {} if play is None else {"play": play}
+                return run_many(specs, ex, jobs=jobs or None, on_result=lambda _r: advance(prog), **extra)
         finally:
             if ex is not None:
                 ex.shutdown(cancel_futures=True)
@@ -280,6 +284,7 @@ def run_matches(
                         on_start=started,
                         on_result=lambda _r: advance(prog),
                         on_note=lambda note: err_console.print(f"[yellow]note:[/] {note}"),
+                        play=play,
                     )
                 except KeyboardInterrupt:
                     if run:

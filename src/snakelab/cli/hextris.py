@@ -5,9 +5,10 @@ replayed lock by lock in the terminal (``--agent human`` plays it with the keys)
 ``bench`` is ``solve`` under the shared verb name: every seed of the problems given,
 per-problem scores and a total, the solution file as its store (``--out``, ``--resume``).
 
-Why one module: these are the verbs of one game, as every game's verbs are one module of
-this package; each verb's own code is short and they share the problem loading, the
-solution files and the scorer.
+Why one module: it is the one command group of one game (``snakelab hextris``), as every
+game has its own; its verbs share the problem loading, the error reporting and the
+solution files, and the long parts (``solve``'s worker tasks and Ctrl-C handling, the
+terminal replay of ``show`` and ``play``) serve those verbs alone.
 """
 
 from __future__ import annotations

@@ -160,6 +160,17 @@ def _snakgame() -> None:
     from snakelab.harness.match import play
 
     play(make("snakgame(type=0,rows=8,cols=9)"), [make_agent("snakgame.champion")], 1)
+    play(make("snakgame(type=0,rows=8,cols=9)"), [make_agent("snakgame.editorial")], 1)
+    # The contest program's own turn kernel (snakelab snakgame client).
+    import numpy as np
+
+    from snakelab.games.snakgame.policy import ChampionParams, new_memory, play_turn, start_snake
+
+    occ = np.zeros(12, np.uint8)
+    p = new_memory(3, 4, 12, 0, ChampionParams())
+    mark, queue = np.zeros(12, np.int64), np.empty(48, np.int32)
+    start_snake(occ, p, mark, queue)
+    play_turn(occ, p, mark, queue, -1)
 
 
 def _arena() -> None:

@@ -577,6 +577,7 @@ def run_stored(
     on_start: Callable[[int, int], None] | None = None,
     on_result: Callable[[MatchResult], None] | None = None,
     on_note: Callable[[str], None] | None = None,
+    play: Callable[[MatchSpec], MatchResult] | None = None,
 ) -> tuple[int, list[MatchResult]]:
     """Run matches through :func:`~snakelab.harness.run.run_many`, storing each as it arrives.
 
@@ -599,6 +600,7 @@ def run_stored(
         on_result: Called with every newly played result as it arrives.
         on_note: Called with remarks for the user (e.g. that a resumed run continues
             with its stored plan although some agent parameters differ).
+        play: Passed to ``run_many`` (None: its default, an in-process match).
 
     Returns:
         The run id and every result in spec order.
@@ -627,7 +629,7 @@ def run_stored(
         lock = RunLock(store.path, rid)
         done = {}
     with lock:
-        return rid, _play_stored(rid, specs, done, store, executor, jobs, on_start, on_result)
+        return rid, _play_stored(rid, specs, done, store, executor, jobs, on_start, on_result, play)
 
 
 def _play_stored(
@@ -639,6 +641,7 @@ def _play_stored(
     jobs: int | None,
     on_start: Callable[[int, int], None] | None,
     on_result: Callable[[MatchResult], None] | None,
+    play: Callable[[MatchSpec], MatchResult] | None = None,
 ) -> list[MatchResult]:
     """The playing part of :func:`run_stored`, under the run's lock."""
     if on_start is not None:
@@ -651,7 +654,12 @@ def _play_stored(
         if on_result is not None:
             on_result(result)
 
-    fresh = run_many(todo, executor, jobs=jobs, on_result=arrived) if todo else []
+    if not todo:
+        fresh: list[MatchResult] = []
+    elif play is None:
+        fresh = run_many(todo, executor, jobs=jobs, on_result=arrived)
+    else:
+        fresh = run_many(todo, executor, jobs=jobs, on_result=arrived, play=play)
     merged = dict(done)
     merged.update((r.index, r) for r in fresh)
     out = []

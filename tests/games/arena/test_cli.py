@@ -6,9 +6,10 @@ import pytest
 from typer.testing import CliRunner
 
 from snakelab.cli import app
-from snakelab.cli.arena import parse_seats, seats_in_order, tournament_specs
+from snakelab.cli.arena import parse_seats, seats_in_order
 from snakelab.core.errors import ConfigError
 from snakelab.core.replay import verify
+from snakelab.harness.tournament import tournament_specs
 from tests.cli_helpers import run_snakelab as _snakelab
 
 runner = CliRunner()

@@ -105,13 +105,12 @@ class ChampionAgent(_PlanningAgent):
     def _solve(self, state: State, budget: Budget | None) -> str:
         # Imported here: the solver loads numba, which registering the game (and the
         # contest program's start, before its clock says there is time) must not.
-        from snakelab.games.hextris.solver import solve_champion
+        from snakelab.games.hextris.solver import ChampionSearch, solve_champion
 
         if budget is not None and budget.nodes is not None:
             width = width_for_nodes(budget.nodes, state.problem.source_length)
             # No deadline that could bind: the passes, not the clock, end the search.
-            return solve_champion(
-                state.problem, state.seed, 1e9, PHRASES, max_width=width, random_passes=False
-            ).solution
+            search = ChampionSearch(max_width=width, random_passes=False)
+            return solve_champion(state.problem, state.seed, 1e9, PHRASES, search).solution
         t = budget.time_s if budget is not None and budget.time_s is not None else self.time_limit
         return solve_champion(state.problem, state.seed, t, PHRASES).solution
