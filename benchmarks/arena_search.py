@@ -1,7 +1,7 @@
 """Speed of the arena search: a leaf's evaluation by either territory race, and a move at a node budget.
 
 Plays one game of four ``greedy`` snakes (``arena(duration=60)``: 50×50, 1,200 steps), then
-on positions of it times :func:`snakelab.games.arena.voronoi.evaluate_w` for the champion
+on positions of it times :func:`snakelab.games.arena.evaluation.evaluate_w` for the champion
 and the reference weights, once by the bitboard race (:mod:`snakelab.games.arena.territory`)
 and once by the cell-by-cell race (the same value: ``ties`` with no timid opponent takes the
 cell race and changes nothing else), side by side in one run. Then plays two 200-step games
@@ -17,23 +17,23 @@ import argparse
 import time
 from typing import Any
 
+import numba
 import numpy as np
 
 from snakelab import make, make_agent
 from snakelab.core.game import Budget
-from snakelab.games.arena import sim, voronoi
-from snakelab.games.arena.sim import _jit
+from snakelab.games.arena import evaluation, sim
 from snakelab.harness import match_seeds
 from snakelab.harness.match import play
 
 
-@_jit
+@numba.njit(nogil=True)
 def _evaluate_many(
     st: Any, lay: Any, nbr: Any, me: int, work: Any, wts: Any, timid: Any, reps: int
 ) -> float:  # pragma: no cover - jitted
     total = 0.0
     for _ in range(reps):
-        total += voronoi.evaluate_w(st, lay, nbr, me, 3, work, wts, timid)
+        total += evaluation.evaluate_w(st, lay, nbr, me, 3, work, wts, timid)
     return total
 
 
@@ -65,11 +65,11 @@ def leaves(seed: int, reps: int) -> None:
         st = sim.encode(s, lay, [0] * len(s.bodies))
         nbr = sim.grid_nbr(s)
         champion = make_agent("arena.champion").weights.copy()  # type: ignore[attr-defined]
-        champion[voronoi.W_ROOT_LEN] = len(s.bodies[0])
+        champion[evaluation.W_ROOT_LEN] = len(s.bodies[0])
         row = []
-        for wts in (champion, voronoi.WEIGHTS):
+        for wts in (champion, evaluation.WEIGHTS):
             cells = wts.copy()
-            cells[voronoi.W_TIES] = 1.0
+            cells[evaluation.W_TIES] = 1.0
             bits_us, cells_us = _leaf_us(st, lay, nbr, wts, reps), _leaf_us(st, lay, nbr, cells, reps)
             row += [f"{bits_us:.2f}", f"{cells_us:.2f}", f"{cells_us / bits_us:.2f}"]
         print(f"| {idx} | {[len(b) for b in s.bodies]} | " + " | ".join(row) + " |")

@@ -35,7 +35,7 @@ from snakelab.core.game import Budget
 from snakelab.core.registry import make, make_agent
 from snakelab.games.arena import sim
 from snakelab.games.arena.render import to_text
-from snakelab.games.arena.survival import SHUT_NEVER, alone_moves, opponent_reach, work_size
+from snakelab.games.arena.survival import SHUT_NEVER, Ask, alone_moves, opponent_reach, work_size
 from snakelab.harness import match_seeds
 from snakelab.harness.match import Match, play
 
@@ -153,11 +153,11 @@ def _walks(s: Any, me: int, cap: int, ahead: int = 0, zombies: int = 0) -> tuple
     work = np.zeros(work_size(size, size), np.int32)
     shut = np.full(size, SHUT_NEVER, np.int32)
     nbr = sim.grid_nbr(s)
-    alone = [int(alone_moves(st, lay, nbr, me, d, need, cap, work, 1.0e308, shut)) for d in range(4)]
+    alone = [int(alone_moves(st, lay, nbr, me, Ask(d, need, shut), cap, work, 1.0e308)) for d in range(4)]
     if not ahead:
         return need, alone, []
     opponent_reach(st, lay, nbr, me, ahead, work, shut, zombies)
-    return need, alone, [int(alone_moves(st, lay, nbr, me, d, need, cap, work, 1.0e308, shut)) for d in range(4)]
+    return need, alone, [int(alone_moves(st, lay, nbr, me, Ask(d, need, shut), cap, work, 1.0e308)) for d in range(4)]
 
 
 def trace(args: argparse.Namespace) -> None:

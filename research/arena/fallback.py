@@ -1,6 +1,6 @@
 """How often round 25's pull maps fall back to Manhattan distance near the champion's head, by its length.
 
-Needs ``round25_paths.patch`` applied (it adds :func:`snakelab.games.arena.voronoi.pull_maps`).
+Reads :func:`snakelab.games.arena.targets.pull_maps` (``round25_paths.patch`` added it).
 Plays one game of the champion against three ``arena.voronoi`` at a node budget, keeps the
 position every 25 steps, and counts, once per apple, the free cells within 6 of the
 champion's head whose map has no path distance (where the pull falls back):
@@ -17,7 +17,7 @@ import numpy as np
 
 from snakelab import make, make_agent
 from snakelab.core.game import Budget
-from snakelab.games.arena import sim, voronoi
+from snakelab.games.arena import sim, targets
 from snakelab.harness import match_seeds
 from snakelab.harness.match import play
 
@@ -50,7 +50,7 @@ def main() -> None:
         nbr = sim.grid_nbr(s)
         size, w = int(lay[sim.L_SIZE]), s.config.game_width
         work = np.empty((5 + int(lay[sim.L_NA])) * size + 1, np.int32)
-        voronoi.pull_maps(st, lay, nbr, 0, work, -1)  # type: ignore[attr-defined]
+        targets.pull_maps(st, lay, nbr, 0, work, -1)
         h = s.bodies[0][-1]
         n = len(s.bodies[0])
         band = "under 60" if n < 60 else "60-119" if n < 120 else "120 or more"

@@ -45,9 +45,9 @@ from collections import deque
 from collections.abc import Iterator
 from typing import Any
 
-from snakelab.cli.arena import tournament_specs
 from snakelab.core.registry import make, make_agent
 from snakelab.harness.match import MatchSpec, play
+from snakelab.harness.tournament import tournament_specs
 
 
 def _board(st: Any) -> tuple[dict[int, int], set[int]]:

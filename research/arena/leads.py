@@ -26,9 +26,7 @@ from snakelab.core.game import Budget
 from snakelab.core.registry import make, make_agent
 from snakelab.games.arena import sim
 from snakelab.games.arena.champion import ChampionAgent
-from snakelab.games.arena.render import to_text
-from snakelab.games.arena.sim import greedy_dir
-from snakelab.games.arena.voronoi import (
+from snakelab.games.arena.evaluation import (
     W_CLAIM,
     W_LATE_C0,
     W_LATE_RATE,
@@ -37,6 +35,8 @@ from snakelab.games.arena.voronoi import (
     evaluate_w,
     timid_dir,
 )
+from snakelab.games.arena.render import to_text
+from snakelab.games.arena.sim import greedy_dir
 from snakelab.harness import match_seeds
 from snakelab.harness.match import play
 

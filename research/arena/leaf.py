@@ -1,7 +1,7 @@
 """What a leaf costs: the champion's and the references' evaluation against resetting the scratch arrays.
 
 Plays one game of four ``greedy`` snakes (50×50, 1,200 steps, run seed 3), then times on
-four of its positions :func:`snakelab.games.arena.voronoi.evaluate_w` with the
+four of its positions :func:`snakelab.games.arena.evaluation.evaluate_w` with the
 champion's weights and with the references', and the reset of the distance and free-time
 arrays alone. Run it on an idle core: ``python research/arena/leaf.py``.
 """
@@ -9,20 +9,20 @@ arrays alone. Run it on an idle core: ``python research/arena/leaf.py``.
 import copy
 import time
 
+import numba
 import numpy as np
 
 from snakelab import make, make_agent
 from snakelab.core.game import Budget
-from snakelab.games.arena import sim, voronoi
-from snakelab.games.arena.sim import _jit
+from snakelab.games.arena import evaluation, sim
 from snakelab.harness import match_seeds
 from snakelab.harness.match import play
 
 
-@_jit
+@numba.njit(nogil=True)
 def reset_only(st, lay, work, reps):
-    size = lay[voronoi.L_SIZE]
-    occ0 = lay[voronoi.L_OCC]
+    size = lay[sim.L_SIZE]
+    occ0 = lay[sim.L_OCC]
     dist = work[0:size]
     freet = work[2 * size : 3 * size]
     s = 0
@@ -30,16 +30,16 @@ def reset_only(st, lay, work, reps):
         for c in range(size):
             dist[c] = -1
             freet[c] = (1 << 20) if st[occ0 + c] != 0 else 0
-        voronoi._body_free_times(st, lay, freet)
+        evaluation.body_free_times(st, lay, freet)
         s += freet[reps % size]
     return s
 
 
-@_jit
+@numba.njit(nogil=True)
 def eval_many(st, lay, nbr, me, work, wts, timid, reps):
     s = 0.0
     for _ in range(reps):
-        s += voronoi.evaluate_w(st, lay, nbr, me, 3, work, wts, timid)
+        s += evaluation.evaluate_w(st, lay, nbr, me, 3, work, wts, timid)
     return s
 
 
@@ -63,12 +63,12 @@ def main() -> None:
         st = sim.encode(s, lay, [0] * len(s.bodies))
         nbr = sim.grid_nbr(s)
         wts = champion.weights.copy()
-        wts[voronoi.W_ROOT_LEN] = len(s.bodies[0])
-        work = np.empty(4 * lay[voronoi.L_SIZE] + 1, np.int32)
+        wts[evaluation.W_ROOT_LEN] = len(s.bodies[0])
+        work = np.empty(4 * lay[sim.L_SIZE] + 1, np.int32)
         figures = []
         for fn, args in (
             (eval_many, (st, lay, nbr, 0, work, wts, timid)),
-            (eval_many, (st, lay, nbr, 0, work, voronoi.WEIGHTS, timid)),
+            (eval_many, (st, lay, nbr, 0, work, evaluation.WEIGHTS, timid)),
             (reset_only, (st, lay, work)),
         ):
             fn(*args, 10)  # compile and warm up

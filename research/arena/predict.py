@@ -22,7 +22,8 @@ from typing import Any
 from snakelab.core.game import Budget, GameInfo
 from snakelab.core.registry import make, make_agent
 from snakelab.games.arena import sim
-from snakelab.games.arena.voronoi import VoronoiAgent, timid_dir
+from snakelab.games.arena.evaluation import timid_dir
+from snakelab.games.arena.voronoi import VoronoiAgent
 from snakelab.harness import match_seeds
 from snakelab.harness.match import play
 

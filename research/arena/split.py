@@ -8,7 +8,7 @@ champion in seat 0) and prints, after each game:
   encoding), in the root's races (``_at_root``: claims, spawn spot, pull maps), in the
   search, and in ``_settle`` (the survival proofs), and the mean depth;
 * ``off-map``: with ``paths=1``, how many moves took the head into a cell where a pull
-  map (:func:`snakelab.games.arena.voronoi.pull_maps`) has no way to its target while the
+  map (:func:`snakelab.games.arena.targets.pull_maps`) has no way to its target while the
   root's head had one: the leaves that the maps' Manhattan fallback would value wrongly,
   seen at the root.
 

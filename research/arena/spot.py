@@ -2,7 +2,7 @@
 
 Plays a line-up with seats rotating (the games of ``snakelab arena tournament`` on the
 same run seed) and, for every new apple that appears while the champion was waiting (its
-last move's :func:`snakelab.games.arena.voronoi.spawn_spot` was a cell, not a race of its
+last move's :func:`snakelab.games.arena.targets.spawn_spot` was a cell, not a race of its
 own), records how far its head stood from that spot (Manhattan), whether its head was
 alone nearest to the new apple by path, and whether the spot itself would have been
 (paths as ``intake.path_dists`` counts them: bodies free once their tail has passed,
@@ -28,7 +28,7 @@ from intake import lineup, path_dists, play_spec, steps_from
 
 from snakelab.core.registry import make_agent
 from snakelab.games.arena import champion as ch
-from snakelab.games.arena.voronoi import W_SPAWN, W_SPAWN_CELL
+from snakelab.games.arena.evaluation import W_SPAWN, W_SPAWN_CELL
 
 _at_root = ch.ChampionAgent._at_root
 

@@ -5,21 +5,23 @@ line-up in fixed seats; ``tournament`` many games with rotating seats.
 
 Why one module: these are the three verbs of one command group, and they share the
 seat grammar (``-p``/``-b``/``-e`` in command-line order), the bot-file options and
-their refusals, the line-up planning (:func:`tournament_specs`) and the table
-(:func:`summarise`); split, each verb's file would import most of the others'.
+their refusals, and the bench's and the tournament's option block (:class:`ManyOptions`);
+split, each verb's file would import most of the others'. The line-ups and their table
+are the harness's (:mod:`snakelab.harness.tournament`).
 """
 
 from __future__ import annotations
 
 import secrets
 import time
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from snakelab.cli._grammar import Command, refuse_given
+from snakelab.cli._grammar import Command, options_command, refuse_given
 from snakelab.cli.common import (
     EXECUTOR_HELP,
     LiveView,
@@ -31,12 +33,11 @@ from snakelab.cli.common import (
     run_matches,
 )
 from snakelab.core.errors import ConfigError, SnakelabError
-from snakelab.core.game import Agent, Budget
-from snakelab.core.registry import format_spec, make_agent
-from snakelab.harness.arena_bot import WAIT_NOTICE_S, WaitStatus, watch_waits
-from snakelab.harness.match import MatchResult, MatchSpec, play
-from snakelab.harness.ratings import wilson_interval
-from snakelab.harness.run import match_seeds
+
+if TYPE_CHECKING:  # the verbs import what they use: `arena --help` loads no game or harness code
+    from snakelab.core.game import Agent
+    from snakelab.harness.arena_bot import WaitStatus
+    from snakelab.harness.match import MatchResult
 
 NAME = "arena"
 app = typer.Typer(
@@ -183,46 +184,58 @@ def ranking_rows(result: MatchResult) -> list[dict[str, Any]]:
 SEAT_HELP = "A seat, in command-line order with the other seat options (repeatable)."
 
 
+@dataclass(frozen=True)
+class PlayOptions:
+    """``arena play``'s options: the seats (in command-line order) and how the game is run."""
+
+    python_bots: Annotated[
+        list[str] | None,
+        typer.Option("--python-bot", "-p", metavar="FILE", help="A Python bot (run with --python). " + SEAT_HELP),
+    ] = None
+    jars: Annotated[
+        list[str] | None, typer.Option("--jar", "-j", metavar="FILE", help="A Java bot (java -jar). " + SEAT_HELP)
+    ] = None
+    execs: Annotated[
+        list[str] | None, typer.Option("--exec", "-e", metavar="FILE", help="An executable bot. " + SEAT_HELP)
+    ] = None
+    builtins: Annotated[
+        list[str] | None,
+        typer.Option("--builtin", "-b", metavar="NAME", help="A built-in agent (greedy, champion...). " + SEAT_HELP),
+    ] = None
+    config: Annotated[
+        list[Path] | None,
+        typer.Option("--config", "-c", help="Config file(s); default: every snake_config* file here."),
+    ] = None
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Game seed (overrides random_seed).")] = None
+    speed: Annotated[
+        float | None,
+        typer.Option(
+            "--speed",
+            min=0.0,
+            help="Frames per second of the live view (default: the game's pace); 0 shows only the end.",
+        ),
+    ] = None
+    lockstep: Annotated[bool, typer.Option("--lockstep", help="Wait for every bot's answer (reproducible).")] = False
+    timeout: Annotated[
+        float | None,
+        typer.Option(
+            "--timeout",
+            min=0.001,
+            help="Lockstep: seconds a bot may take per answer (default 20 × the game's speed, at least 1 s).",
+        ),
+    ] = None
+    replay: Annotated[Path | None, typer.Option("--replay", help="Write a replay file.")] = None
+    as_json: Annotated[bool, typer.Option("--json", help="Print the ranking as JSON.")] = False
+    no_view: Annotated[bool, typer.Option("--no-view", help="No live view of the board.")] = False
+    run_dir: Annotated[Path | None, typer.Option("--run-dir", help="Folder for the bots' log and error files.")] = None
+    python: Annotated[str, typer.Option("--python", help="Interpreter for -p bots.")] = "python3"
+    startup: Annotated[float, typer.Option("--startup", min=0.0, help="Real time: seconds bots get to start.")] = 1.0
+    nodes: Annotated[int | None, typer.Option("--nodes", min=1, help=NODES_HELP)] = None
+
+
 @app.command("play", cls=_SeatsCommand)
-def play_cmd(
-    ctx: typer.Context,
-    python_bots: list[str] | None = typer.Option(
-        None, "--python-bot", "-p", metavar="FILE", help="A Python bot (run with --python). " + SEAT_HELP
-    ),
-    jars: list[str] | None = typer.Option(
-        None, "--jar", "-j", metavar="FILE", help="A Java bot (java -jar). " + SEAT_HELP
-    ),
-    execs: list[str] | None = typer.Option(
-        None, "--exec", "-e", metavar="FILE", help="An executable bot. " + SEAT_HELP
-    ),
-    builtins: list[str] | None = typer.Option(
-        None, "--builtin", "-b", metavar="NAME", help="A built-in agent (greedy, champion...). " + SEAT_HELP
-    ),
-    config: list[Path] | None = typer.Option(
-        None, "--config", "-c", help="Config file(s); default: every snake_config* file here."
-    ),
-    seed: int | None = typer.Option(None, "--seed", "-s", help="Game seed (overrides random_seed)."),
-    speed: float | None = typer.Option(
-        None,
-        "--speed",
-        min=0.0,
-        help="Frames per second of the live view (default: the game's pace); 0 shows only the end.",
-    ),
-    lockstep: bool = typer.Option(False, "--lockstep", help="Wait for every bot's answer (reproducible)."),
-    timeout: float | None = typer.Option(
-        None,
-        "--timeout",
-        min=0.001,
-        help="Lockstep: seconds a bot may take per answer (default 20 × the game's speed, at least 1 s).",
-    ),
-    replay: Path | None = typer.Option(None, "--replay", help="Write a replay file."),
-    as_json: bool = typer.Option(False, "--json", help="Print the ranking as JSON."),
-    no_view: bool = typer.Option(False, "--no-view", help="No live view of the board."),
-    run_dir: Path | None = typer.Option(None, "--run-dir", help="Folder for the bots' log and error files."),
-    python: str = typer.Option("python3", "--python", help="Interpreter for -p bots."),
-    startup: float = typer.Option(1.0, "--startup", min=0.0, help="Real time: seconds bots get to start."),
-    nodes: int | None = typer.Option(None, "--nodes", min=1, help=NODES_HELP),
-) -> None:
+@options_command(PlayOptions)
+def play_cmd(ctx: typer.Context, o: PlayOptions) -> None:
     """Play one game, watched live. Seats in command-line order: -p bot.py, -j bot.jar, -e ./bot, -b NAME.
 
     Empty seats get the built-in greedy agent. Each bot's log lines and standard
@@ -232,7 +245,8 @@ def play_cmd(
     """
     try:
         seats = _ordered_seats(
-            ctx, {"python": python_bots or [], "java": jars or [], "exec": execs or [], "builtin": builtins or []}
+            ctx,
+            {"python": o.python_bots or [], "java": o.jars or [], "exec": o.execs or [], "builtin": o.builtins or []},
         )
         external = [kind for kind, _ in seats if kind != "builtin"]
         if not external:
@@ -243,41 +257,34 @@ def play_cmd(
             )
         if "python" not in external:
             refuse_given(ctx, ["python"], "for Python bots (-p) only")
-        if lockstep:
+        if o.lockstep:
             refuse_given(ctx, ["startup"], "for real-time games only; with --lockstep a bot has --timeout per answer")
         else:
             refuse_given(ctx, ["timeout"], "with --lockstep only; in real time a bot has the game's speed per step")
-        if as_json or no_view:
+        if o.as_json or o.no_view:
             refuse_given(ctx, ["speed"], "no live view is drawn with --json or --no-view")
     except SnakelabError as exc:
         fail(str(exc))
-    _play(seats, config, seed, speed, lockstep, timeout, replay, as_json, no_view, run_dir, python, startup, nodes)
+    _play(seats, o)
 
 
 # The older name, kept for scripts; hidden from the help, same options and help.
 app.command("run", cls=_SeatsCommand, hidden=True)(play_cmd)
 
 
-def _play(
-    seats: list[tuple[str, str]],
-    config: list[Path] | None,
-    seed: int | None,
-    speed: float | None,
-    lockstep: bool,
-    timeout: float | None,
-    replay: Path | None,
-    as_json: bool,
-    no_view: bool,
-    run_dir: Path | None,
-    python: str,
-    startup: float,
-    nodes: int | None,
-) -> None:
-    check_writable(replay)
+def _play(seats: list[tuple[str, str]], o: PlayOptions) -> None:
+    from snakelab.core.game import Budget
+    from snakelab.core.registry import make_agent
+    from snakelab.harness.arena_bot import watch_waits
+    from snakelab.harness.match import play
+
+    check_writable(o.replay)
     from snakelab.harness.arena_bot import BotAgent
 
+    seed, speed, replay, as_json, no_view = o.seed, o.speed, o.replay, o.as_json, o.no_view
+
     try:
-        params, file_seed, files = load_game_config(config)
+        params, file_seed, files = load_game_config(o.config)
         gstr = game_string(params)
         from snakelab.core.registry import make
 
@@ -287,7 +294,7 @@ def _play(
             raise ConfigError(f"{len(seats)} players for {cfg.num_snakes} seats: set num_snakes in a config file")
         the_seed = seed if seed is not None else file_seed if file_seed is not None else secrets.randbelow(2**31)
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-        folder = run_dir or Path("arena_runs") / f"{stamp}-seed{the_seed}"
+        folder = o.run_dir or Path("arena_runs") / f"{stamp}-seed{the_seed}"
         agents: list[Agent] = []
         names: list[str] = []
         bots: list[BotAgent] = []
@@ -300,11 +307,11 @@ def _play(
                 b = BotAgent(
                     value,
                     kind=kind,
-                    lockstep=lockstep,
-                    timeout_s=timeout,
+                    lockstep=o.lockstep,
+                    timeout_s=o.timeout,
                     run_dir=str(folder),
-                    python=python,
-                    startup_s=startup,
+                    python=o.python,
+                    startup_s=o.startup,
                 )
                 agents.append(b)
                 bots.append(b)
@@ -312,7 +319,7 @@ def _play(
         while len(agents) < cfg.num_snakes:
             agents.append(make_agent("arena.greedy"))
             names.append("arena.greedy")
-        budget = Budget(time_s=cfg.speed / 1000, nodes=nodes)
+        budget = Budget(time_s=cfg.speed / 1000, nodes=o.nodes)
         if not as_json and files:
             console.print(f"config: {', '.join(map(str, files))}")
         with watch_waits(_show_wait):
@@ -356,6 +363,8 @@ def _play(
 
 
 def _show_wait(status: WaitStatus | None) -> None:
+    from snakelab.harness.arena_bot import WAIT_NOTICE_S
+
     """Say on standard error which bot a lockstep game waits for (once per answer)."""
     if status is not None and status.waited_s < WAIT_NOTICE_S + 0.5:
         err_console.print(f"[yellow]{status.describe()}…[/]", highlight=False)
@@ -363,6 +372,8 @@ def _show_wait(status: WaitStatus | None) -> None:
 
 def bot_ref(bot: str, timeout: float | None, run_dir: str, python: str) -> tuple[str, str]:
     """(label, agent string) of a tournament entry: a built-in name or a bot file."""
+    from snakelab.core.registry import format_spec, make_agent
+
     p = Path(bot)
     if p.suffix in (".py", ".jar") or (p.exists() and p.is_file()):
         params: dict[str, Any] = {"path": str(p.resolve()), "lockstep": True}
@@ -376,139 +387,47 @@ def bot_ref(bot: str, timeout: float | None, run_dir: str, python: str) -> tuple
     return ref, ref
 
 
-def tournament_specs(
-    refs: list[str],
-    seats: int,
-    games: int,
-    seed: int,
-    gstr: str,
-    budget_ms: float,
-    nodes: int | None = None,
-    *,
-    rotate: bool = True,
-) -> tuple[list[MatchSpec], list[list[int]]]:
-    """Matches with rotating seats, and per match the entry index of each seat (-1: greedy filler).
+@dataclass(frozen=True)
+class ManyOptions:
+    """The options of ``arena bench`` and ``arena tournament``: the entries, the games, how they run."""
 
-    Each move's budget is ``budget_ms`` in time (the game's ``speed`` unless the user
-    set ``--budget-ms``) and, with ``nodes``, that many search nodes, which searching
-    agents then use instead of the clock. Bot files are not given the budget: their
-    pace is the game's and their limit ``--timeout``.
-
-    Game k seats the entries rotated by k; with fewer entries than seats the rest
-    are greedy fillers, with more the entries take turns sitting out. With
-    ``rotate=False`` (a bench) every game seats entry i in seat i. ``{match}`` in an
-    agent string becomes the match number (bots' log folders).
-    """
-    specs: list[MatchSpec] = []
-    lineups: list[list[int]] = []
-    n = len(refs)
-    for k, s in enumerate(match_seeds(seed, games)):
-        lineup = [-1] * seats
-        if not rotate:
-            lineup[:n] = range(n)
-        elif n <= seats:
-            for e in range(n):
-                lineup[(e + k) % seats] = e
-        else:
-            for i in range(seats):
-                lineup[i] = (k + i) % n
-        agents = tuple(refs[e].replace("{match}", f"{k:04d}") if e >= 0 else "arena.greedy" for e in lineup)
-        specs.append(
-            MatchSpec(gstr, agents, s, budget=Budget(time_s=budget_ms / 1000, nodes=nodes), measure=True, index=k)
-        )
-        lineups.append(lineup)
-    return specs, lineups
-
-
-def summarise(labels: list[str], results: list[MatchResult], lineups: list[list[int]]) -> list[dict[str, Any]]:
-    """Per entry label: games, wins, win rate with its 95% Wilson interval, mean longest, p99 move time."""
-    stats: dict[str, dict[str, Any]] = {}
-    for res in results:
-        lineup = lineups[res.index]
-        d = res.outcome.details
-        for seat, entry in enumerate(lineup):
-            label = labels[entry] if entry >= 0 else "arena.greedy (filler)"
-            st = stats.setdefault(label, {"games": 0, "wins": 0, "longest": 0, "times": []})
-            st["games"] += 1
-            st["wins"] += int(res.outcome.winner == seat)
-            st["longest"] += d["longest"][seat]
-            if res.move_times:
-                st["times"].extend(res.move_times[seat])
-    rows = []
-    for label, st in stats.items():
-        lo, hi = wilson_interval(st["wins"], st["games"])
-        times = sorted(st["times"])
-        p99 = 1e3 * times[min(len(times) - 1, int(0.99 * len(times)))] if times else None
-        rows.append(
-            {
-                "bot": label,
-                "games": st["games"],
-                "wins": st["wins"],
-                "win_rate": st["wins"] / st["games"],
-                "ci95": [lo, hi],
-                "mean_longest": st["longest"] / st["games"],
-                "p99_move_ms": p99,
-            }
-        )
-    rows.sort(key=lambda r: -r["win_rate"])
-    return rows
+    bots: Annotated[list[str], typer.Argument(help="Built-in agents (greedy, champion...) or bot files.")]
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 20
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (0: all cores).")] = 0
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Run seed (per-game seeds derive from it).")] = 1
+    config: Annotated[list[Path] | None, typer.Option("--config", "-c", help="Config file(s) for the games.")] = None
+    timeout: Annotated[
+        float | None,
+        typer.Option(
+            "--timeout",
+            min=0.001,
+            help="Seconds a bot file may take per answer (lockstep; default 20 × the game's speed, at least 1 s).",
+        ),
+    ] = None
+    executor: Annotated[str | None, typer.Option("--executor", help=EXECUTOR_HELP)] = None
+    resume: Annotated[str | None, typer.Option("--resume", help="Continue a stored run by its id.")] = None
+    run_dir: Annotated[Path | None, typer.Option("--run-dir", help="Folder for bot log and error files.")] = None
+    python: Annotated[str, typer.Option("--python", help="Interpreter for .py bots.")] = "python3"
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False
+    nodes: Annotated[int | None, typer.Option("--nodes", min=1, help=NODES_HELP)] = None
+    budget_ms: Annotated[float | None, typer.Option("--budget-ms", min=0.1, help=BUDGET_HELP)] = None
 
 
 @app.command("bench")
-def bench_cmd(
-    ctx: typer.Context,
-    bots: list[str] = typer.Argument(..., help="The line-up in seat order: built-in agents or bot files."),
-    games: int = typer.Option(20, "--games", "-n", help="Number of games."),
-    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0: all cores)."),
-    seed: int = typer.Option(1, "--seed", "-s", help="Run seed (per-game seeds derive from it)."),
-    config: list[Path] | None = typer.Option(None, "--config", "-c", help="Config file(s) for the games."),
-    timeout: float | None = typer.Option(
-        None,
-        "--timeout",
-        min=0.001,
-        help="Seconds a bot file may take per answer (default 20 × the game's speed, at least 1 s).",
-    ),
-    executor: str | None = typer.Option(None, "--executor", help=EXECUTOR_HELP),
-    resume: str | None = typer.Option(None, "--resume", help="Continue a stored run by its id."),
-    run_dir: Path | None = typer.Option(None, "--run-dir", help="Folder for bot log and error files."),
-    python: str = typer.Option("python3", "--python", help="Interpreter for .py bots."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
-    nodes: int | None = typer.Option(None, "--nodes", min=1, help=NODES_HELP),
-    budget_ms: float | None = typer.Option(None, "--budget-ms", min=0.1, help=BUDGET_HELP),
-) -> None:
+@options_command(ManyOptions)
+def bench_cmd(ctx: typer.Context, o: ManyOptions) -> None:
     """Play many lockstep games of one line-up in fixed seats; per seat win rates with 95% intervals.
 
     Seat i is the i-th entry in every game (empty seats get the built-in greedy agent);
     only the game seeds change. Use ``tournament`` to rotate seats between entries.
     """
-    rows, gstr, n, wall, ms = _many(
-        ctx, bots, games, jobs, seed, config, timeout, executor, resume, run_dir, python, nodes, budget_ms, rotate=False
-    )
-    _print_many(rows, gstr, n, seed, wall, ms, as_json, "fixed seats")
+    rows, gstr, n, wall, ms = _many(ctx, o, rotate=False)
+    _print_many(rows, gstr, n, o.seed, wall, ms, o.as_json, "fixed seats")
 
 
 @app.command("tournament")
-def tournament_cmd(
-    ctx: typer.Context,
-    bots: list[str] = typer.Argument(..., help="Built-in agents (greedy, champion...) or bot files."),
-    games: int = typer.Option(20, "--games", "-n", help="Number of games."),
-    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0: all cores)."),
-    seed: int = typer.Option(1, "--seed", "-s", help="Run seed (per-game seeds derive from it)."),
-    config: list[Path] | None = typer.Option(None, "--config", "-c", help="Config file(s) for the games."),
-    timeout: float | None = typer.Option(
-        None,
-        "--timeout",
-        min=0.001,
-        help="Seconds a bot may take per answer (lockstep; default 20 × the game's speed, at least 1 s).",
-    ),
-    executor: str | None = typer.Option(None, "--executor", help=EXECUTOR_HELP),
-    resume: str | None = typer.Option(None, "--resume", help="Continue a stored run by its id."),
-    run_dir: Path | None = typer.Option(None, "--run-dir", help="Folder for bot log and error files."),
-    python: str = typer.Option("python3", "--python", help="Interpreter for .py bots."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
-    nodes: int | None = typer.Option(None, "--nodes", min=1, help=NODES_HELP),
-    budget_ms: float | None = typer.Option(None, "--budget-ms", min=0.1, help=BUDGET_HELP),
-) -> None:
+@options_command(ManyOptions)
+def tournament_cmd(ctx: typer.Context, o: ManyOptions) -> None:
     """Play many lockstep games with rotating seats; win rates with 95% intervals.
 
     Game k seats the entries rotated by k, so each entry plays every seat; with more
@@ -517,42 +436,28 @@ def tournament_cmd(
     ``--nodes`` is given, so two runs agree exactly only with ``--nodes`` (and lockstep
     bots that are deterministic).
     """
-    rows, gstr, n, wall, ms = _many(
-        ctx, bots, games, jobs, seed, config, timeout, executor, resume, run_dir, python, nodes, budget_ms
-    )
-    _print_many(rows, gstr, n, seed, wall, ms, as_json, "win = ranked first")
+    rows, gstr, n, wall, ms = _many(ctx, o, rotate=True)
+    _print_many(rows, gstr, n, o.seed, wall, ms, o.as_json, "win = ranked first")
 
 
-def _many(
-    ctx: typer.Context,
-    bots: list[str],
-    games: int,
-    jobs: int,
-    seed: int,
-    config: list[Path] | None,
-    timeout: float | None,
-    executor: str | None,
-    resume: str | None,
-    run_dir: Path | None,
-    python: str,
-    nodes: int | None,
-    budget_ms: float | None,
-    *,
-    rotate: bool = True,
-) -> tuple[list[dict[str, Any]], str, int, float, float]:
+def _many(ctx: typer.Context, o: ManyOptions, *, rotate: bool) -> tuple[list[dict[str, Any]], str, int, float, float]:
+    from snakelab.harness.arena_bot import watch_waits
+    from snakelab.harness.tournament import summarise, tournament_specs
+
     """Run a bench or tournament: (rows per entry, game string, games played, wall seconds, move budget ms)."""
+    bots, games, seed = o.bots, o.games, o.seed
     if games < 1:
         fail("--games must be ≥ 1")
     try:
-        params, _file_seed, _files = load_game_config(config)
+        params, _file_seed, _files = load_game_config(o.config)
         gstr = game_string(params)
         from snakelab.core.registry import make
 
         cfg = make(gstr).info.config
         if not rotate and len(bots) > cfg.num_snakes:
             raise ConfigError(f"{len(bots)} entries for {cfg.num_snakes} seats: set num_snakes in a config file")
-        folder = str(run_dir or Path("arena_runs") / f"tournament-{datetime.now(UTC).strftime('%Y%m%d-%H%M%S')}")
-        entries = [bot_ref(b, timeout, folder, python) for b in bots]
+        folder = str(o.run_dir or Path("arena_runs") / f"tournament-{datetime.now(UTC).strftime('%Y%m%d-%H%M%S')}")
+        entries = [bot_ref(b, o.timeout, folder, o.python) for b in bots]
         files = [b for b, (_, ref) in zip(bots, entries, strict=True) if ref.startswith("arena.bot(")]
         if not files:
             refuse_given(ctx, ["timeout", "run_dir", "python"], "for bot files only; these entries are all built-in")
@@ -563,22 +468,14 @@ def _many(
         labels = [label for label, _ in entries]
         if not rotate:
             labels = [f"seat {i}: {label}" for i, label in enumerate(labels)]
-        ms = float(cfg.speed if budget_ms is None else budget_ms)
-        specs, lineups = tournament_specs(
-            [ref for _, ref in entries],
-            cfg.num_snakes,
-            games,
-            seed,
-            gstr,
-            ms,
-            nodes,
-            rotate=rotate,
-        )
+        ms = float(cfg.speed if o.budget_ms is None else o.budget_ms)
+        refs = [ref for _, ref in entries]
+        specs, lineups = tournament_specs(refs, cfg.num_snakes, games, seed, gstr, ms, o.nodes, rotate=rotate)
         what = "tournament" if rotate else "bench"
         t0 = time.perf_counter()
         with watch_waits(_show_wait):  # heard when the matches run in this process (-j 1)
             results = run_matches(
-                specs, f"arena {what}, {games} games", executor=executor, jobs=jobs, resume=resume, run_seed=seed
+                specs, f"arena {what}, {games} games", executor=o.executor, jobs=o.jobs, resume=o.resume, run_seed=seed
             )
         wall = time.perf_counter() - t0
     except SnakelabError as exc:

@@ -15,7 +15,7 @@ from typing import Any
 
 import typer
 
-from snakelab.cli._grammar import refuse_given
+from snakelab.cli._grammar import interrupt_code, refuse_given
 from snakelab.cli.common import (
     EXECUTOR_HELP,
     LiveView,
@@ -28,16 +28,12 @@ from snakelab.cli.common import (
     run_matches,
 )
 from snakelab.core.errors import ConfigError, SnakelabError
-from snakelab.harness.executors import make_executor
-from snakelab.harness.parallel import mapper, sigterm_as_interrupt
 
 NAME = "blind"
 app = typer.Typer(
-    help="The blind snake on an unknown torus: watch a walk, bench, exact cover times, sweeps, the seed's experiments.",
+    help="The blind snake on an unknown torus: watch a walk, bench, exact cover times, sweeps and their plots.",
     no_args_is_help=True,
 )
-tests_app = typer.Typer(help="The seed's test set: generate it, run a strategy on it.", no_args_is_help=True)
-app.add_typer(tests_app, name="tests")
 
 STRATEGY_HELP = "Strategy: spiral, zigzag, dynamic-zigzag, champion (or NAME(k=...)); default champion."
 K_HELP = "Parameter k of dynamic-zigzag (refused if the strategy string gives k too)."
@@ -345,6 +341,8 @@ def sweep_cmd(
     error (exit 1) says how many moves the file held.
     """
     from snakelab.games.blind.sweep import check_options, count_grids, default_checkpoint, run_sweep
+    from snakelab.harness.executors import make_executor
+    from snakelab.harness.parallel import mapper, sigterm_as_interrupt
 
     try:
         if no_checkpoint:
@@ -385,10 +383,10 @@ def sweep_cmd(
                 on_start=started,
                 on_chunk=lambda: prog.advance(task),
             )
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         where = f"; finished chunks are kept in {path}, run the same command to resume" if path else ""
         err_console.print(f"interrupted{where}")
-        raise typer.Exit(130) from None
+        raise typer.Exit(interrupt_code(exc)) from None
     except SnakelabError as exc:
         fail(str(exc))
     finally:
@@ -505,94 +503,3 @@ def show_cmd(
     except SnakelabError as exc:
         fail(str(exc))
     console.print(text)
-
-
-@tests_app.command("generate")
-def tests_generate_cmd(
-    out: Path = typer.Option(Path("tests.csv"), "--out", "-o", help="CSV file to write."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the random divisor pairs."),
-    s_max: int = typer.Option(1_000_000, "--s-max", help="Largest S."),
-) -> None:
-    """Generate the seed's test set (CSV: A,B,S_interval)."""
-    from snakelab.games.blind.experiments import generate_tests, write_tests
-
-    try:
-        rows = generate_tests(seed, s_max)
-        write_tests(out, rows)
-    except SnakelabError as exc:
-        fail(str(exc))
-    console.print(f"wrote {len(rows)} grids in {len({r.interval for r in rows})} intervals to {out}")
-
-
-@tests_app.command("run")
-def tests_run_cmd(
-    strategy: str | None = typer.Option(None, "--strategy", "-s", help=STRATEGY_HELP),
-    k: int | None = typer.Option(None, "--k", help=K_HELP),
-    tests: Path = typer.Option(Path("tests.csv"), "--tests", "-t", help="Test set CSV."),
-    out: Path | None = typer.Option(None, "--out", "-o", help="Write per-grid results as CSV."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
-) -> None:
-    """Evaluate a strategy on a test set: exact moves per grid (capped at 35·S like the seed)."""
-    check_writable(out)
-    import csv
-
-    from snakelab.games.blind.experiments import per_interval, read_tests, run_tests
-
-    try:
-        strat = _strategy(strategy, k)
-        rows = read_tests(tests)
-        moves = run_tests(strat, rows)
-    except SnakelabError as exc:
-        fail(str(exc))
-    ratios = [m / r.area for m, r in zip(moves.tolist(), rows, strict=True)]
-    if out is not None:
-        with out.open("w", newline="") as fh:
-            w = csv.writer(fh)
-            w.writerow(["A", "B", "S_interval", "S", "moves", "ratio"])
-            for r, m, q in zip(rows, moves.tolist(), ratios, strict=True):
-                w.writerow([r.width, r.height, r.interval, r.area, m, f"{q:.6f}"])
-    worst = max(range(len(rows)), key=lambda i: ratios[i]) if rows else None
-    summary = {
-        "strategy": strat.spec,
-        "grids": len(rows),
-        "max_ratio": ratios[worst] if worst is not None else None,
-        "max_grid": [rows[worst].width, rows[worst].height] if worst is not None else None,
-        "mean_ratio": sum(ratios) / len(ratios) if ratios else None,
-    }
-    if as_json:
-        print_json(summary)
-        return
-    from rich.table import Table
-
-    ends, mx, mean = per_interval(rows, moves)
-    table = Table("interval end", "max moves", "mean moves", "max / end", title=f"{strat.spec} on {tests}")
-    for e, a, b in zip(ends, mx, mean, strict=True):
-        table.add_row(f"{e:,}", f"{a:,}", f"{b:,.0f}", f"{a / e:.3f}")
-    console.print(table)
-    if worst is not None:
-        console.print(
-            f"max ratio {summary['max_ratio']:.4f} at {rows[worst].width}×{rows[worst].height}, "
-            f"mean ratio {summary['mean_ratio']:.3f} over {len(rows)} grids"
-        )
-
-
-@app.command("plot")
-def plot_cmd(
-    ctx: typer.Context,
-    out_dir: Path = typer.Option(Path("docs"), "--out-dir", "-o", help="Folder for the PNG files."),
-    tests: Path | None = typer.Option(None, "--tests", "-t", help="Test set CSV (default: generate with --seed)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the generated test set."),
-) -> None:
-    """Draw the seed's four plots as PNG (intervals vs 35·S, extra steps by k, max by k, k=11 vs k=20)."""
-    from snakelab.games.blind.experiments import generate_tests, make_plots, read_tests
-
-    try:
-        if tests is not None:
-            refuse_given(ctx, ["seed"], "it seeds a generated test set; --tests reads one instead")
-        rows = read_tests(tests) if tests is not None else generate_tests(seed)
-        with progress_bar(4 + 1 + 50 + 2, "plots") as prog:  # strategies, extra steps, k = 1..50, pair
-            paths = make_plots(out_dir, rows, on_step=lambda: prog.advance(prog.task_ids[0]))
-    except SnakelabError as exc:
-        fail(str(exc))
-    for p in paths:
-        console.print(f"wrote {p}")

@@ -164,6 +164,32 @@ class State(Protocol):
         ...
 
 
+class OnePlayerState:
+    """What every one-player state shares: player 0 moves until the game has ended.
+
+    A subclass keeps ``termination`` (None while the game runs) and ``steps`` (the steps
+    applied), as slots or properties of its own; this base adds the :class:`State`
+    protocol's turn-keeping over them (:meth:`to_move`, :meth:`is_over`, :attr:`step_count`).
+    """
+
+    __slots__ = ()
+    termination: Any
+    steps: int
+
+    @property
+    def step_count(self) -> int:
+        """Steps applied so far."""
+        return self.steps
+
+    def to_move(self) -> Sequence[int]:
+        """``(0,)`` while the game runs, ``()`` once it is over."""
+        return () if self.termination is not None else (0,)
+
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.termination is not None
+
+
 @runtime_checkable
 class Game(Protocol):
     """A configured game: a factory of states plus action codecs."""

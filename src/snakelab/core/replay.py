@@ -231,6 +231,22 @@ def _diff(a: JSON, b: JSON, where: str = "") -> str:
     return f"{where or 'value'}: recorded {json.dumps(a)[:80]}, re-simulated {json.dumps(b)[:80]}"
 
 
+def apply_step(game: Game, state: State, step: ReplayStep) -> Sequence[Event]:
+    """Apply one recorded step to ``state``, its actions decoded by ``game``: the one way a replay is stepped.
+
+    Raises:
+        ReplayMismatchError: when the recorded actions cannot be decoded or are illegal here.
+    """
+    dec = game.action_from_json
+    try:
+        actions = [None if a is None else dec(a) for a in step.actions]
+        return state.apply(actions)
+    except IllegalActionError as exc:
+        raise ReplayMismatchError(f"step {step.t}: recorded action is illegal on re-simulation: {exc}") from None
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ReplayMismatchError(f"step {step.t}: cannot decode recorded actions: {exc}") from None
+
+
 def states(replay: Replay, game: Game | None = None) -> Iterator[tuple[State, Sequence[Event]]]:
     """Re-simulate a replay, yielding ``(state, events)`` for the start and after each step.
 
@@ -245,16 +261,8 @@ def states(replay: Replay, game: Game | None = None) -> Iterator[tuple[State, Se
     g = game or make(replay.game)
     state = g.new_state(replay.seed)
     yield state, ()
-    dec = g.action_from_json
     for step in replay.steps:
-        try:
-            actions = [None if a is None else dec(a) for a in step.actions]
-            events = state.apply(actions)
-        except IllegalActionError as exc:
-            raise ReplayMismatchError(f"step {step.t}: recorded action is illegal on re-simulation: {exc}") from None
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ReplayMismatchError(f"step {step.t}: cannot decode recorded actions: {exc}") from None
-        yield state, events
+        yield state, apply_step(g, state, step)
 
 
 def verify(replay: Replay | str | os.PathLike[str]) -> int:

@@ -55,8 +55,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-import numpy as np
-
 from snakelab.core.errors import SnakelabError
 from snakelab.core.game import JSON, Budget, Outcome
 from snakelab.harness.match import MatchResult, MatchSpec
@@ -174,11 +172,15 @@ def _pack_times(times: Sequence[float]) -> str:
 
     Raw JSON floats took ~600 KB per measured 6,000-step arena game; this takes ~20 KB.
     """
+    import numpy as np  # here, not at the top: the CLI's verbs import this module and most never pack
+
     units = np.minimum(np.rint(np.asarray(times, dtype=np.float64) / _TIME_UNIT_S), 2**32 - 1)
     return base64.b64encode(zlib.compress(units.astype("<u4").tobytes(), 6)).decode("ascii")
 
 
 def _unpack_times(text: str) -> list[float]:
+    import numpy as np
+
     units = np.frombuffer(zlib.decompress(base64.b64decode(text)), dtype="<u4")
     return (units.astype(np.float64) * _TIME_UNIT_S).tolist()
 
@@ -575,6 +577,7 @@ def run_stored(
     on_start: Callable[[int, int], None] | None = None,
     on_result: Callable[[MatchResult], None] | None = None,
     on_note: Callable[[str], None] | None = None,
+    play: Callable[[MatchSpec], MatchResult] | None = None,
 ) -> tuple[int, list[MatchResult]]:
     """Run matches through :func:`~snakelab.harness.run.run_many`, storing each as it arrives.
 
@@ -597,6 +600,7 @@ def run_stored(
         on_result: Called with every newly played result as it arrives.
         on_note: Called with remarks for the user (e.g. that a resumed run continues
             with its stored plan although some agent parameters differ).
+        play: Passed to ``run_many`` (None: its default, an in-process match).
 
     Returns:
         The run id and every result in spec order.
@@ -625,7 +629,7 @@ def run_stored(
         lock = RunLock(store.path, rid)
         done = {}
     with lock:
-        return rid, _play_stored(rid, specs, done, store, executor, jobs, on_start, on_result)
+        return rid, _play_stored(rid, specs, done, store, executor, jobs, on_start, on_result, play)
 
 
 def _play_stored(
@@ -637,6 +641,7 @@ def _play_stored(
     jobs: int | None,
     on_start: Callable[[int, int], None] | None,
     on_result: Callable[[MatchResult], None] | None,
+    play: Callable[[MatchSpec], MatchResult] | None = None,
 ) -> list[MatchResult]:
     """The playing part of :func:`run_stored`, under the run's lock."""
     if on_start is not None:
@@ -649,7 +654,12 @@ def _play_stored(
         if on_result is not None:
             on_result(result)
 
-    fresh = run_many(todo, executor, jobs=jobs, on_result=arrived) if todo else []
+    if not todo:
+        fresh: list[MatchResult] = []
+    elif play is None:
+        fresh = run_many(todo, executor, jobs=jobs, on_result=arrived)
+    else:
+        fresh = run_many(todo, executor, jobs=jobs, on_result=arrived, play=play)
     merged = dict(done)
     merged.update((r.index, r) for r in fresh)
     out = []

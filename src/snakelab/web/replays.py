@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from snakelab.core.errors import ReplayError, SnakelabError
 from snakelab.core.game import JSON, Game, State
 from snakelab.core.registry import make, parse_spec
-from snakelab.core.replay import Replay, read_replay, states
+from snakelab.core.replay import Replay, apply_step, read_replay, states
 from snakelab.web.games import overlay_for, view_for
 
 if TYPE_CHECKING:
@@ -140,9 +140,8 @@ class LazyReplay:
         if recorded is None:
             base = min(step // CHECKPOINT_EVERY, len(self.checkpoints) - 1)
             state = self.checkpoints[base].clone()
-            dec = self.game.action_from_json
             for s in steps[state.step_count : step]:
-                state.apply([None if a is None else dec(a) for a in s.actions])
+                apply_step(self.game, state, s)
             recorded = state.to_json()
         out: dict[str, JSON] = {"step": step, "state": recorded}
         view = view_for(self.game, recorded)

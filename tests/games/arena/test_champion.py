@@ -7,9 +7,8 @@ from snakelab import make, make_agent
 from snakelab.core.errors import ConfigError
 from snakelab.core.game import Budget
 from snakelab.games.arena import sim
-from snakelab.games.arena.champion import ChampionAgent, ContactModel
-from snakelab.games.arena.rules import LEFT, RIGHT, TURN, UP
-from snakelab.games.arena.voronoi import (
+from snakelab.games.arena.champion import ChampionAgent, ChampionOptions, ContactModel
+from snakelab.games.arena.evaluation import (
     W_CLOCK,
     W_HORIZON,
     W_LATE_C0,
@@ -22,6 +21,7 @@ from snakelab.games.arena.voronoi import (
     dead_value,
     evaluate_w,
 )
+from snakelab.games.arena.rules import LEFT, RIGHT, TURN, UP
 
 from .pictures import board
 
@@ -225,7 +225,7 @@ def test_a_room_closed_beyond_the_horizon_is_a_trap():
 
 
 def test_an_apple_is_ours_to_claim_when_the_snake_there_first_heads_for_another():
-    from snakelab.games.arena.voronoi import apple_races, claims, race_table
+    from snakelab.games.arena.targets import apple_races, claims, race_table
 
     # Apple A (slot 0) is 12 steps from us and 5 from snake 1; apple B (slot 1) is 3 or
     # 6 from snake 1 and far from us. Snake 1 reaches both first and heads for the
@@ -276,7 +276,7 @@ RIVAL = """
 
 def test_the_rival_is_the_longest_opponent_its_pending_growth_counted():
     s = board(RIVAL, snakes=3)
-    champ = ChampionAgent(rival=0.5, claim=0)
+    champ = ChampionAgent(ChampionOptions(rival=0.5, claim=0))
     champ.reset(_info(s), 0, 1)
     lay, nbr = sim.layout(s), sim.grid_nbr(s)
 
@@ -314,7 +314,7 @@ def test_the_rivals_apple_and_growth_cost_a_share_of_ours():
 
 
 def _spot(s, me=0, paths=0):
-    from snakelab.games.arena.voronoi import apple_races, race_table, spawn_spot
+    from snakelab.games.arena.targets import apple_races, race_table, spawn_spot
 
     lay = sim.layout(s)
     st = sim.encode(s, lay)
@@ -405,7 +405,7 @@ def test_no_spawn_spot_while_an_apple_race_is_ours_to_run():
 
 
 def test_the_spawn_weight_pulls_an_idle_snake_toward_the_spot():
-    from snakelab.games.arena.voronoi import W_SPAWN, W_SPAWN_CELL
+    from snakelab.games.arena.evaluation import W_SPAWN, W_SPAWN_CELL
 
     s = board(
         """
@@ -440,7 +440,8 @@ aaaaaaaaaaa.........
 
 
 def test_the_pull_maps_follow_the_way_round_a_body_still_in_the_way():
-    from snakelab.games.arena.voronoi import W_PATHS, W_SPAWN, apple_races, pull_maps, race_table
+    from snakelab.games.arena.evaluation import W_PATHS, W_SPAWN
+    from snakelab.games.arena.targets import apple_races, pull_maps, race_table
 
     s = board(COIL)
     lay = sim.layout(s)
@@ -480,7 +481,7 @@ def test_predicted_replies_are_the_moves_the_references_play_on_the_same_budget(
     # live opponent's predicted reply is the move it then plays.
     game = make("arena(game_width=20,game_height=20,duration=10)")
     s = game.new_state(5)
-    champ = ChampionAgent(predict=60)
+    champ = ChampionAgent(ChampionOptions(predict=60))
     agents = [champ, *(make_agent("arena.voronoi") for _ in range(3))]
     for i, a in enumerate(agents):
         a.reset(game.info, i, 100 + i)
@@ -500,4 +501,4 @@ def test_predicted_replies_are_the_moves_the_references_play_on_the_same_budget(
 
 def test_a_negative_prediction_budget_is_refused():
     with pytest.raises(ConfigError, match="predict"):
-        ChampionAgent(predict=-1)
+        ChampionAgent(ChampionOptions(predict=-1))

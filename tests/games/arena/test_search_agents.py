@@ -264,7 +264,7 @@ def test_the_champion_race_horizon_cuts_the_evaluation():
     import numpy as np
 
     from snakelab.games.arena import sim
-    from snakelab.games.arena.voronoi import NO_TIMID, W_HORIZON, WEIGHTS, evaluate, evaluate_w
+    from snakelab.games.arena.evaluation import NO_TIMID, W_HORIZON, WEIGHTS, evaluate, evaluate_w
 
     game = make("arena(duration=60)")
     s = game.new_state(3)
@@ -283,21 +283,22 @@ def test_the_champion_race_horizon_cuts_the_evaluation():
 def test_a_cut_off_iteration_keeps_a_finished_move_that_beat_the_first():
     import numpy as np
 
-    from snakelab.games.arena.voronoi import _partial_order
+    from snakelab.games.arena.search import partial_order
 
     unfinished = -1.0e18
-    assert _partial_order([0, 2, 3], np.array([5.0, 7.0, unfinished])) == [2, 0, 3]
-    assert _partial_order([0, 2, 3], np.array([5.0, 6.0, 9.0])) == [3, 0, 2]
+    assert partial_order([0, 2, 3], np.array([5.0, 7.0, unfinished])) == [2, 0, 3]
+    assert partial_order([0, 2, 3], np.array([5.0, 6.0, 9.0])) == [3, 0, 2]
     # A later move below the first (an upper bound only), or the first move unfinished: nothing learnt.
-    assert _partial_order([0, 2, 3], np.array([5.0, 4.0, unfinished])) == [0, 2, 3]
-    assert _partial_order([0, 2, 3], np.array([unfinished, unfinished, unfinished])) == [0, 2, 3]
+    assert partial_order([0, 2, 3], np.array([5.0, 4.0, unfinished])) == [0, 2, 3]
+    assert partial_order([0, 2, 3], np.array([unfinished, unfinished, unfinished])) == [0, 2, 3]
 
 
 def test_killer_moves_change_the_work_not_the_value():
     import numpy as np
 
     from snakelab.games.arena import sim
-    from snakelab.games.arena.voronoi import NO_TIMID, W_KILLERS, W_PATHS, W_ROOT_LEN, _ab
+    from snakelab.games.arena.evaluation import NO_TIMID, W_KILLERS, W_PATHS, W_ROOT_LEN
+    from snakelab.games.arena.search import Frame, alphabeta
 
     game = make("arena(game_width=14,game_height=14,duration=10)")
     champion = make_agent("arena.champion")
@@ -318,8 +319,9 @@ def test_killer_moves_change_the_work_not_the_value():
             killer = np.full(24, -2, np.int32)
             order = np.asarray([d for d in range(4) if d != (s.heading[0] ^ 1)], np.int32)
             values[k] = [
-                _ab(bufs, 0, depth, lay, nbr, 0, -1.0e18, 1.0e18, np.empty(4 * 196 + 1, np.int32),
-                    np.zeros((8, 4), np.int32), counter, order, np.full(3, -1.0e18), 1.0e308, wts, NO_TIMID, killer)
+                alphabeta(Frame(bufs, lay, nbr, 0, np.empty(4 * 196 + 1, np.int32), np.zeros((8, 4), np.int32),
+                                counter, order, np.full(3, -1.0e18), 1.0e308, wts, NO_TIMID, killer),
+                          0, depth, -1.0e18, 1.0e18)
                 for depth in range(1, 5)
             ]  # fmt: skip
             nodes[k] += int(counter[0])
@@ -329,9 +331,9 @@ def test_killer_moves_change_the_work_not_the_value():
 
 @pytest.mark.parametrize("name", AGENTS)
 def test_an_interrupt_during_a_timed_search_stays_an_interrupt(name):
-    # The search reads the clock in a compiled kernel's object-mode block, where a
-    # Ctrl-C's KeyboardInterrupt lands; numba would report it as a SystemError, and the
-    # harness would print a traceback instead of stopping the run with its resume hint.
+    # A Ctrl-C during a timed search must stop it as a KeyboardInterrupt (had it landed in
+    # Python code a kernel runs, numba would report it as a SystemError, and the harness
+    # would print a traceback instead of stopping the run with its resume hint).
     game = make("arena(duration=60)")
     s = game.new_state(4)
     a = make_agent(name)

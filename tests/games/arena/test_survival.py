@@ -4,9 +4,9 @@ import numpy as np
 
 from snakelab import make
 from snakelab.games.arena import sim
-from snakelab.games.arena.champion import ChampionAgent
+from snakelab.games.arena.champion import ChampionAgent, ChampionOptions
 from snakelab.games.arena.rules import DOWN, LEFT, RIGHT, UP
-from snakelab.games.arena.survival import SHUT_NEVER, alone_moves, opponent_reach, work_size
+from snakelab.games.arena.survival import SHUT_NEVER, Ask, alone_moves, opponent_reach, work_size
 
 from .pictures import board
 
@@ -42,7 +42,7 @@ def _moves(s, first, *, need=None, cap=10_000):
     st, lay, nbr = _encoded(s)
     n = len(s.bodies[0]) + s.growth[0] if need is None else need
     work = np.full(work_size(lay[sim.L_SIZE], n), 0, np.int32)
-    out = alone_moves(st, lay, nbr, 0, first, n, cap, work, 1.0e308, _never(lay))
+    out = alone_moves(st, lay, nbr, 0, Ask(first, n, _never(lay)), cap, work, 1.0e308)
     assert not work[lay[sim.L_SIZE] : 2 * lay[sim.L_SIZE]].any()  # the walk's marks are cleared
     return out
 
@@ -95,7 +95,7 @@ def test_the_champion_passes_over_a_doomed_move():
     # When every move is doomed the search's choice stands.
     assert agent._settle([DOWN, LEFT, RIGHT], st, lay, nbr, 1.0e308) == DOWN
     assert agent.last_doomed == []
-    off = ChampionAgent(doom=0)
+    off = ChampionAgent(ChampionOptions(doom=0))
     off.reset(info, 0, 1)
     assert off._settle([LEFT, UP, DOWN], st, lay, nbr, 1.0e308) == LEFT
 
@@ -104,8 +104,10 @@ def test_a_proof_still_running_at_its_deadline_is_undecided():
     s = board("\n".join(["." * 12] * 10 + ["0a........1b"]), snakes=2)
     st, lay, nbr = _encoded(s)
     work = np.zeros(work_size(lay[sim.L_SIZE], 100), np.int32)
-    assert alone_moves(st, lay, nbr, 0, UP, 100, 10_000, work, 1.0e308, _never(lay)) == 1
-    assert alone_moves(st, lay, nbr, 0, UP, 100, 10_000, work, 0.0, _never(lay)) == -1  # the deadline passed long ago
+    assert alone_moves(st, lay, nbr, 0, Ask(UP, 100, _never(lay)), 10_000, work, 1.0e308) == 1
+    assert (
+        alone_moves(st, lay, nbr, 0, Ask(UP, 100, _never(lay)), 10_000, work, 0.0) == -1
+    )  # the deadline passed long ago
 
 
 # Snake 0 can go right, where the only way on is up through the gap in the wall next to
@@ -161,9 +163,9 @@ def test_a_walk_out_through_a_mouth_another_head_reaches_first_is_no_walk_ahead(
     need = len(s.bodies[0])
     work = np.zeros(work_size(lay[sim.L_SIZE], need), np.int32)
     shut = _shut(s, 8)
-    assert alone_moves(st, lay, nbr, 0, RIGHT, need, 10_000, work, 1.0e308, _never(lay)) == 1
-    assert alone_moves(st, lay, nbr, 0, RIGHT, need, 10_000, work, 1.0e308, shut) == 0
-    assert alone_moves(st, lay, nbr, 0, DOWN, need, 10_000, work, 1.0e308, shut) == 1
+    assert alone_moves(st, lay, nbr, 0, Ask(RIGHT, need, _never(lay)), 10_000, work, 1.0e308) == 1
+    assert alone_moves(st, lay, nbr, 0, Ask(RIGHT, need, shut), 10_000, work, 1.0e308) == 0
+    assert alone_moves(st, lay, nbr, 0, Ask(DOWN, need, shut), 10_000, work, 1.0e308) == 1
 
 
 def test_the_champion_keeps_ahead_of_the_other_heads_when_asked():
@@ -175,9 +177,12 @@ def test_the_champion_keeps_ahead_of_the_other_heads_when_asked():
     ).info
     st, lay, nbr = _encoded(s)
     need = len(s.bodies[0])
-    plain, ahead = ChampionAgent(doom_ahead=0), ChampionAgent(doom_ahead=8, doom_ahead_len=0)
-    longer = ChampionAgent(doom_ahead=8, doom_ahead_len=need + 1)  # asks only of a longer snake
-    long_enough = ChampionAgent(doom_ahead=8, doom_ahead_len=need)
+    plain, ahead = (
+        ChampionAgent(ChampionOptions(doom_ahead=0)),
+        ChampionAgent(ChampionOptions(doom_ahead=8, doom_ahead_len=0)),
+    )
+    longer = ChampionAgent(ChampionOptions(doom_ahead=8, doom_ahead_len=need + 1))  # asks only of a longer snake
+    long_enough = ChampionAgent(ChampionOptions(doom_ahead=8, doom_ahead_len=need))
     assert need < ChampionAgent().doom_ahead_len  # by default, too short to be asked
     for agent in (plain, ahead, longer, long_enough):
         agent.reset(info, 0, 1)
@@ -214,11 +219,11 @@ def test_a_chasing_zombie_closes_a_walk_the_race_ahead_leaves_open():
     assert need == 9
     work = np.zeros(work_size(lay[sim.L_SIZE], need, lay[sim.L_NZ] * lay[sim.L_ZCAP]), np.int32)
     raced = _shut(s, 8, zombies=1)
-    assert alone_moves(st, lay, nbr, 0, RIGHT, need, 10_000, work, 1.0e308, raced) == 1  # they meet at step 9
-    assert alone_moves(st, lay, nbr, 0, RIGHT, need, 10_000, work, 1.0e308, _never(lay), 1) == 0
-    assert alone_moves(st, lay, nbr, 0, RIGHT, need - 1, 10_000, work, 1.0e308, _never(lay), 1) == 1
+    assert alone_moves(st, lay, nbr, 0, Ask(RIGHT, need, raced), 10_000, work, 1.0e308) == 1  # they meet at step 9
+    assert alone_moves(st, lay, nbr, 0, Ask(RIGHT, need, _never(lay), 1), 10_000, work, 1.0e308) == 0
+    assert alone_moves(st, lay, nbr, 0, Ask(RIGHT, need - 1, _never(lay), 1), 10_000, work, 1.0e308) == 1
     st, lay, nbr = _encoded(board(LURED, snakes=2, zombies=1))
-    assert alone_moves(st, lay, nbr, 0, RIGHT, need, 10_000, work, 1.0e308, _never(lay), 1) == 1
+    assert alone_moves(st, lay, nbr, 0, Ask(RIGHT, need, _never(lay), 1), 10_000, work, 1.0e308) == 1
 
 
 # CORRIDOR with a way down from the head into the open row below.
@@ -235,8 +240,8 @@ def test_the_champion_asked_to_play_the_chase_leaves_the_corridor_to_the_zombie(
     s = board(FORK, snakes=2, zombies=1)
     info = make("arena(game_width=31,game_height=5,num_snakes=2,num_zombies=1,num_apples=0,starting_length=2)").info
     st, lay, nbr = _encoded(s)
-    raced = ChampionAgent(doom_ahead_len=0, doom_zombies=1)
-    chased = ChampionAgent(doom_ahead_len=0, doom_zombies=2)
+    raced = ChampionAgent(ChampionOptions(doom_ahead_len=0, doom_zombies=1))
+    chased = ChampionAgent(ChampionOptions(doom_ahead_len=0, doom_zombies=2))
     for agent in (raced, chased):
         agent.reset(info, 0, 1)
     assert raced._settle([RIGHT, DOWN], st, lay, nbr, 1.0e308) == RIGHT

@@ -8,9 +8,9 @@ from hypothesis import strategies as st_
 from snakelab import make, make_agent
 from snakelab.core.game import Budget
 from snakelab.games.arena import sim
+from snakelab.games.arena.evaluation import NO_TIMID, W_HORIZON, W_TIES, WEIGHTS, evaluate_w, race_cells
 from snakelab.games.arena.sim import L_APPLE, L_NA, L_SIZE, L_SNK, NF
 from snakelab.games.arena.territory import race_bits
-from snakelab.games.arena.voronoi import NO_TIMID, W_HORIZON, W_TIES, WEIGHTS, evaluate_w, race_cells
 from snakelab.harness import match_seeds
 from snakelab.harness.match import play
 

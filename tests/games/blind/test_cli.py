@@ -1,4 +1,3 @@
-import csv
 import json
 
 import pytest
@@ -137,20 +136,6 @@ def test_moves_file_round_trip(tmp_path):
     assert a["cover"] == b["cover"] and a["cover"] > 0
 
 
-def test_tests_generate_and_run(tmp_path):
-    path = tmp_path / "t.csv"
-    r = runner.invoke(app, ["blind", "tests", "generate", "-o", str(path), "--seed", "2"])
-    assert r.exit_code == 0, r.output
-    rows = list(csv.reader(path.read_text().splitlines()))
-    assert rows[0] == ["A", "B", "S_interval"] and len(rows) == 1 + 500
-    out = tmp_path / "res.csv"
-    r = runner.invoke(app, ["blind", "tests", "run", "-s", "dynamic-zigzag", "-t", str(path), "-o", str(out), "--json"])
-    assert r.exit_code == 0, r.output
-    obj = _json(r.stdout)
-    assert obj["grids"] == 500 and 6.5 < obj["max_ratio"] < 35
-    assert len(out.read_text().splitlines()) == 501
-
-
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
@@ -158,21 +143,17 @@ def test_tests_generate_and_run(tmp_path):
         (["blind", "cover", "-s", "snail", "-W", "3", "-H", "5"], "unknown strategy 'snail'"),
         (["blind", "sweep", "-s", "snail", "-N", "100"], "unknown strategy 'snail'"),
         (["blind", "cover", "-s", "spiral", "--k", "3", "-W", "3", "-H", "5"], "bad parameters"),
-        (["blind", "tests", "run", "-t", "/nonexistent/t.csv"], "cannot read test set"),
         (["blind", "sweep", "-s", "spiral", "-N", "100", "--jobs", "-1"], "--jobs must be ≥ 0"),
         (["blind", "sweep", "-s", "spiral", "-N", "100", "--chunks", "-1"], "--chunks must be ≥ 0"),
         (["blind", "moves", "-s", "spiral", "-n", "5", "--line-length", "-2", "-o", "m.txt"], "--line-length"),
         # A file that cannot be written is named, not a traceback.
         (["blind", "moves", "-s", "spiral", "-n", "5", "-o", "/nonexistent/m.txt"], "/nonexistent/m.txt"),
-        (["blind", "tests", "generate", "-o", "/nonexistent/t.csv"], "/nonexistent/t.csv"),
-        (["blind", "tests", "run", "-s", "spiral", "-o", "/nonexistent/r.csv"], "there is no folder /nonexistent"),
         # Options that another option makes idle are refused.
         (["blind", "sweep", "-N", "10", "--no-checkpoint", "--fresh"], "--fresh does not apply"),
         (["blind", "sweep", "-N", "10", "--json", "--top", "3"], "--top does not apply"),
         (["blind", "sweep", "-N", "10", "--details"], "--details does not apply"),
         (["blind", "bench", "-W", "5", "-H", "5", "-N", "100"], "--max-area does not apply"),
         (["blind", "bench", "-N", "1"], "--max-area must be between 2"),
-        (["blind", "plot", "--tests", "t.csv", "--seed", "3"], "--seed does not apply"),
     ],
 )
 def test_bad_input__one_line_error(args, needle):

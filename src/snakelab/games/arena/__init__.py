@@ -13,13 +13,18 @@ register_game("arena", make_game, "snAIke: 4 snakes, 2 apples, 3 zombies, simult
 register_agent("arena", "random", RandomAgent, "a uniformly random move that does not reverse")
 register_agent("arena", "greedy", GreedyAgent, "the original engine's filler: nearest apple, avoid occupied cells")
 register_agent(
-    "arena", "champion", ChampionAgent, "best-reply search, timid opponent model, deaths cost the steps left"
+    "arena",
+    "champion",
+    ChampionAgent.from_params,
+    "best-reply search, timid opponent model, deaths cost the steps left",
 )
 register_agent(
     "arena", "lookahead", LookaheadAgent, "simulates each move (zombies exactly), flood fill, apple races, look-ahead"
 )
-register_agent("arena", "voronoi", VoronoiAgent, "paranoid best-reply alpha-beta, Voronoi territory and apple races")
-register_agent("arena", "mcts", MctsAgent, "decoupled UCT over simultaneous moves, Voronoi leaf values")
+register_agent(
+    "arena", "voronoi", VoronoiAgent.from_params, "paranoid best-reply alpha-beta, Voronoi territory and apple races"
+)
+register_agent("arena", "mcts", MctsAgent.from_params, "decoupled UCT over simultaneous moves, Voronoi leaf values")
 
 # The external-program seat, ``arena.bot``, is registered from the harness (external_agents.py):
 # the games do not import the harness.

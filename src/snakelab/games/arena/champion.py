@@ -2,18 +2,18 @@
 
 The search is :class:`~snakelab.games.arena.voronoi.VoronoiAgent`'s — paranoid
 best-reply alpha-beta over simultaneous steps on the compiled simulator, iterative
-deepening within the budget, zombies exact, one compiled kernel (:func:`.voronoi._ab`)
+deepening within the budget, zombies exact, one compiled kernel (:func:`.search.alphabeta`)
 — with what it assumes and values set by its weights and timid flags
-(:meth:`ChampionAgent._model`). Each part, and why it is there (``docs/arena.md``, "The
-champion", has the figure each was adopted on; ``research/arena/components.md`` the
-full record):
+(:meth:`ChampionAgent._model`), all carried by :class:`ChampionOptions`. Each part, and
+why it is there (``research/arena/guide_history.md`` has the figure each was adopted on;
+``research/arena/components.md`` the full record):
 
 * **a near territory race** (``horizon``, 16): the race from every head stops at 16
   steps, so a leaf is cheap and the search deeper; a region still open at the horizon
   is no trap, since counted within 16 steps a long snake owns fewer cells than its
   length almost everywhere and the references' test would make it hoard space;
 * **claimed apples** (``claim``): once a move every head races alone to every apple
-  (:func:`.voronoi.apple_races`) and each opponent's target is predicted as the
+  (:func:`.targets.apple_races`) and each opponent's target is predicted as the
   references pick theirs; an apple whose nearer snakes are all bound for the other one
   earns the bonus of an apple we reach first;
 * **timid opponents** (``timid``): :class:`ContactModel` watches opponents next to a
@@ -36,15 +36,15 @@ full record):
   keeps the snake from apples a zombie stands near;
 * **the rival** (``rival``, 2): a game is a race against the longest opponent, so its
   growth since the root, and an apple it reaches first at a leaf, cost twice what they
-  would be worth to us (:func:`.voronoi.rival_loss`);
+  would be worth to us (:func:`.evaluation.rival_loss`);
 * **where to wait for the next apple** (``spawn``, 15; ``spawn_paths``, 8): with no
-  apple race of its own, :func:`.voronoi.spawn_spot` predicts when the next apple
+  apple race of its own, :func:`.targets.spawn_spot` predicts when the next apple
   appears and where every opponent will stand then, and the evaluation pulls toward
   the reachable cell nearest to the most free cells (Manhattan, the best eight again by
   path);
 * **the way round** (``paths``, 1): beyond the race's horizon the pull toward a claimed
   apple, the nearest apple or the spawn spot counts the steps round the bodies still in
-  the way (:func:`.voronoi.pull_maps`, once a move), not the Manhattan distance, which
+  the way (:func:`.targets.pull_maps`, once a move), not the Manhattan distance, which
   pulls a long snake against its own coil;
 * **no walk into its own coil** (``doom``, 5,000 nodes): the ranked root moves are
   checked in turn by :func:`.survival.alone_moves`, a depth-first proof that the snake
@@ -57,7 +57,7 @@ full record):
   asked at every length, that walk costs wins at 10 ms next to contested apples;
 * **all of its budget** (``time_fraction``, 0.8 instead of 0.4; ``partial``,
   ``killers``): it searches on to its deadline and keeps what the cut-off depth decided
-  (:func:`.voronoi._partial_order`), and below the root tries each ply's killer moves
+  (:func:`.search.partial_order`), and below the root tries each ply's killer moves
   first, which changes how much is searched in the time, never a finished depth's value.
 
 The evaluation's other weights — ``share``, ``second``, ``terr``, ``terr_cap``,
@@ -65,22 +65,29 @@ The evaluation's other weights — ``share``, ``second``, ``terr``, ``terr_cap``
 from the command line (``arena.champion(timid=0)``). Budgets are as
 :class:`~.voronoi.VoronoiAgent`'s; with no budget at all the champion searches 300
 nodes, about what a 10 ms move searches.
+
+Why one module over 400 lines: it is one agent — its options, the opponent model it
+reads (:class:`ContactModel`) and the hooks by which it sets the shared search's weights
+at the root and checks its choice; the kernels it drives live in :mod:`.search`,
+:mod:`.evaluation`, :mod:`.targets` and :mod:`.survival`.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
 
 from snakelab.core.errors import ConfigError
 from snakelab.core.game import GameInfo
+from snakelab.core.registry import config_from_kwargs
 from snakelab.games.arena.agents import greedy_move
-from snakelab.games.arena.rules import State
-from snakelab.games.arena.sim import F_ALIVE, F_GROWTH, F_LEN, L_N, L_NZ, L_SNK, L_ZCAP, NF
-from snakelab.games.arena.survival import SHUT_NEVER, alone_moves, opponent_reach, work_size
-from snakelab.games.arena.voronoi import (
+from snakelab.games.arena.clock import interruptible
+from snakelab.games.arena.evaluation import (
     NO_TIMID,
-    SPAWN_SAMPLES,
     W_APPLE_OWN,
     W_APPLE_SECOND,
     W_APPLE_STEP,
@@ -104,15 +111,14 @@ from snakelab.games.arena.voronoi import (
     W_TIES,
     W_ZOMBIE,
     WEIGHTS,
-    VoronoiAgent,
-    apple_races,
-    claims,
-    interruptible,
-    pull_maps,
-    race_table,
     rival_of,
-    spawn_spot,
 )
+from snakelab.games.arena.rules import State
+from snakelab.games.arena.search import Limits
+from snakelab.games.arena.sim import F_ALIVE, F_GROWTH, F_LEN, L_N, L_NZ, L_SNK, L_ZCAP, NF
+from snakelab.games.arena.survival import SHUT_NEVER, Ask, alone_moves, opponent_reach, work_size
+from snakelab.games.arena.targets import SPAWN_SAMPLES, apple_races, claims, pull_maps, race_table, spawn_spot
+from snakelab.games.arena.voronoi import VoronoiAgent, VoronoiOptions
 
 
 class ContactModel:
@@ -172,10 +178,49 @@ class ContactModel:
         return [int(j != me and self.timid_seen[j] > self.trust * self.reckless_seen[j]) for j in range(len(s.bodies))]
 
 
-class ChampionAgent(VoronoiAgent):
-    """Best-reply search with a clock-aware value and timid opponents (see the module docstring).
+def _nonneg(v: float) -> bool:
+    return v >= 0.0
 
-    Args:
+
+def _flag(v: int) -> bool:
+    return v in (0, 1)
+
+
+_CHECKS: tuple[tuple[str, Callable[[Any], bool], str], ...] = (
+    ("share", _nonneg, "≥ 0"),
+    ("second", lambda v: 0.0 <= v <= 1.0, "in [0, 1]"),
+    ("terr", _nonneg, "≥ 0"),
+    ("terr_cap", _nonneg, "≥ 0"),
+    ("apple_step", _nonneg, "≥ 0"),
+    ("apple_own", _nonneg, "≥ 0"),
+    ("zombie", _nonneg, "≥ 0"),
+    ("horizon", lambda v: v >= 1, "≥ 1"),
+    ("late_c0", _nonneg, "≥ 0"),
+    ("late_rate", _nonneg, "≥ 0"),
+    ("timid", _flag, "0 or 1"),
+    ("trust", _nonneg, "≥ 0"),
+    ("ties", _flag, "0 or 1"),
+    ("claim", _flag, "0 or 1"),
+    ("rival", _nonneg, "≥ 0"),
+    ("doom", _nonneg, "≥ 0"),
+    ("doom_ahead", _nonneg, "≥ 0"),
+    ("doom_ahead_len", _nonneg, "≥ 0"),
+    ("doom_zombies", lambda v: v in (0, 1, 2), "0, 1 or 2"),
+    ("spawn", _nonneg, "≥ 0"),
+    ("spawn_paths", lambda v: 0 <= v <= SPAWN_SAMPLES, f"between 0 and {SPAWN_SAMPLES}"),
+    ("paths", _flag, "0 or 1"),
+    ("partial", _flag, "0 or 1"),
+    ("killers", _flag, "0 or 1"),
+    ("predict", _nonneg, "≥ 0"),
+)
+"""Each option's test and, for the error, what it must be (in the order they are checked)."""
+
+
+@dataclass(frozen=True)
+class ChampionOptions(VoronoiOptions):
+    """``arena.champion``'s weights and options (``arena.champion(timid=0)``), checked when made.
+
+    Attributes:
         share: Weight of our share of the snakes' territory (0..1).
         second: Weight of the second-best apple relative to the best.
         terr: Weight of a territory cell (counted up to ``terr_cap`` cells).
@@ -200,7 +245,7 @@ class ChampionAgent(VoronoiAgent):
         rival: How much the longest opponent's growth, or an apple it reaches strictly
             first, costs us relative to ours (0: nothing, the references' value).
         spawn: With no apple race ours, the value of a step nearer
-            :func:`.voronoi.spawn_spot`, where the next apple is likeliest to be ours (0:
+            :func:`.targets.spawn_spot`, where the next apple is likeliest to be ours (0:
             a step nearer the nearest apple is worth ``apple_step``, as for the references).
         spawn_paths: How many of the best spawn spots by Manhattan distance are ranked
             again by path distance (0: none).
@@ -219,10 +264,10 @@ class ChampionAgent(VoronoiAgent):
             :func:`.survival.opponent_reach`), or leave them out (0).
         paths: Pull toward a claimed apple, the nearest apple or the spawn spot beyond the
             race's horizon by the steps the head needs round the bodies still in the way
-            (1; :func:`.voronoi.pull_maps`), or by Manhattan distance (0).
+            (1; :func:`.targets.pull_maps`), or by Manhattan distance (0).
         partial: Search on to the deadline and keep what the cut-off depth decided (1),
             or stop, as the references do, before a depth that will not finish (0).
-        killers: Try each ply's killer moves first (1; see :func:`.voronoi._ab`), or
+        killers: Try each ply's killer moves first (1; see :func:`.search.alphabeta`), or
             search in the references' fixed order (0).
         predict: Search nodes per opponent for its reply at the root: each opponent's
             move is predicted by the references' own search from its seat, stopped after
@@ -234,103 +279,88 @@ class ChampionAgent(VoronoiAgent):
             searches, and what the golden playthrough records).
     """
 
-    def __init__(
-        self,
-        share: float = 0.0,
-        second: float = 0.0,
-        terr: float = 0.5,
-        terr_cap: int = 400,
-        apple_step: float = 15.0,
-        apple_own: float = 2000.0,
-        zombie: float = 0.0,
-        horizon: int = 16,
-        late_c0: float = 5000.0,
-        late_rate: float = 200.0,
-        timid: int = 1,
-        trust: float = 1000.0,
-        ties: int = 0,
-        claim: int = 1,
-        rival: float = 2.0,
-        doom: int = 5000,
-        doom_ahead: int = 8,
-        doom_ahead_len: int = 100,
-        doom_zombies: int = 2,
-        spawn: float = 15.0,
-        spawn_paths: int = 8,
-        paths: int = 1,
-        partial: int = 1,
-        killers: int = 1,
-        predict: int = 30,
-        max_depth: int = 24,
-        time_fraction: float = 0.8,
-        default_nodes: int = 300,
-    ) -> None:
-        super().__init__(max_depth=max_depth, time_fraction=time_fraction, default_nodes=default_nodes)
-        checks = (
-            ("share", share, share >= 0.0),
-            ("second", second, 0.0 <= second <= 1.0),
-            ("terr", terr, terr >= 0.0),
-            ("terr_cap", terr_cap, terr_cap >= 0),
-            ("apple_step", apple_step, apple_step >= 0.0),
-            ("apple_own", apple_own, apple_own >= 0.0),
-            ("zombie", zombie, zombie >= 0.0),
-            ("horizon", horizon, horizon >= 1),
-            ("late_c0", late_c0, late_c0 >= 0.0),
-            ("late_rate", late_rate, late_rate >= 0.0),
-            ("timid", timid, timid in (0, 1)),
-            ("trust", trust, trust >= 0.0),
-            ("ties", ties, ties in (0, 1)),
-            ("claim", claim, claim in (0, 1)),
-            ("rival", rival, rival >= 0.0),
-            ("doom", doom, doom >= 0),
-            ("doom_ahead", doom_ahead, doom_ahead >= 0),
-            ("doom_ahead_len", doom_ahead_len, doom_ahead_len >= 0),
-            ("doom_zombies", doom_zombies, doom_zombies in (0, 1, 2)),
-            ("spawn", spawn, spawn >= 0.0),
-            ("spawn_paths", spawn_paths, 0 <= spawn_paths <= SPAWN_SAMPLES),
-            ("paths", paths, paths in (0, 1)),
-            ("partial", partial, partial in (0, 1)),
-            ("killers", killers, killers in (0, 1)),
-            ("predict", predict, predict >= 0),
-        )
-        for key, value, ok in checks:
-            if not ok:
-                what = {
-                    "second": "in [0, 1]",
-                    "horizon": "≥ 1",
-                    "timid": "0 or 1",
-                    "ties": "0 or 1",
-                    "claim": "0 or 1",
-                    "partial": "0 or 1",
-                    "paths": "0 or 1",
-                    "killers": "0 or 1",
-                    "doom_zombies": "0, 1 or 2",
-                    "spawn_paths": f"between 0 and {SPAWN_SAMPLES}",
-                }.get(key, "≥ 0")
-                raise ConfigError(f"arena.champion: {key} {value} must be {what}")
+    agent: ClassVar[str] = "arena.champion"
+    share: float = 0.0
+    second: float = 0.0
+    terr: float = 0.5
+    terr_cap: int = 400
+    apple_step: float = 15.0
+    apple_own: float = 2000.0
+    zombie: float = 0.0
+    horizon: int = 16
+    late_c0: float = 5000.0
+    late_rate: float = 200.0
+    timid: int = 1
+    trust: float = 1000.0
+    ties: int = 0
+    claim: int = 1
+    rival: float = 2.0
+    doom: int = 5000
+    doom_ahead: int = 8
+    doom_ahead_len: int = 100
+    doom_zombies: int = 2
+    spawn: float = 15.0
+    spawn_paths: int = 8
+    paths: int = 1
+    partial: int = 1
+    killers: int = 1
+    predict: int = 30
+    max_depth: int = 24
+    time_fraction: float = 0.8
+    default_nodes: int = 300
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        for key, ok, what in _CHECKS:
+            value = getattr(self, key)
+            if not ok(value):
+                raise ConfigError(f"{self.agent}: {key} {value} must be {what}")
+
+    def weights(self) -> npt.NDArray[np.float64]:
+        """The evaluation's weight array (:data:`.evaluation.WEIGHTS` with the champion's entries set)."""
         w = WEIGHTS.copy()
-        w[W_SHARE], w[W_APPLE_SECOND], w[W_TERR], w[W_TERR_CAP] = share, second, terr, terr_cap
-        w[W_APPLE_STEP], w[W_APPLE_OWN], w[W_ZOMBIE], w[W_HORIZON] = apple_step, apple_own, zombie, horizon
-        w[W_LATE_C0], w[W_LATE_RATE], w[W_TIES], w[W_CLOCK] = late_c0, late_rate, ties, 1.0
-        w[W_RIVAL], w[W_SPAWN], w[W_KILLERS], w[W_PATHS] = rival, spawn, killers, paths
-        w[W_PREDICT] = float(predict > 0)
-        self.predict = predict
-        self.weights = w
-        self.timid = timid
-        self.trust = trust
-        self.claim = claim
-        self.doom = doom
-        self.doom_ahead = doom_ahead
-        self.doom_ahead_len = doom_ahead_len
-        self.doom_zombies = doom_zombies
-        self.spawn_paths = spawn_paths
-        self.partial = bool(partial)
+        w[W_SHARE], w[W_APPLE_SECOND], w[W_TERR], w[W_TERR_CAP] = self.share, self.second, self.terr, self.terr_cap
+        w[W_APPLE_STEP], w[W_APPLE_OWN], w[W_ZOMBIE] = self.apple_step, self.apple_own, self.zombie
+        w[W_HORIZON], w[W_LATE_C0], w[W_LATE_RATE] = self.horizon, self.late_c0, self.late_rate
+        w[W_TIES], w[W_CLOCK], w[W_RIVAL], w[W_SPAWN] = self.ties, 1.0, self.rival, self.spawn
+        w[W_KILLERS], w[W_PATHS], w[W_PREDICT] = self.killers, self.paths, float(self.predict > 0)
+        return w
+
+
+class ChampionAgent(VoronoiAgent):
+    """Best-reply search with a clock-aware value and timid opponents (see the module docstring).
+
+    ``options`` are its weights and options (:class:`ChampionOptions`; the defaults when None).
+    """
+
+    options: ChampionOptions
+
+    def __init__(self, options: ChampionOptions | None = None) -> None:
+        opts = options if options is not None else ChampionOptions()
+        super().__init__(opts)
+        self.options = opts
+        self.predict = opts.predict
+        self.weights = opts.weights()
+        self.timid = opts.timid
+        self.trust = opts.trust
+        self.claim = opts.claim
+        self.doom = opts.doom
+        self.doom_ahead = opts.doom_ahead
+        self.doom_ahead_len = opts.doom_ahead_len
+        self.doom_zombies = opts.doom_zombies
+        self.spawn_paths = opts.spawn_paths
+        self.partial = bool(opts.partial)
         self.last_doomed: list[int] = []
         """The root moves the last move proved doomed and passed over (for tests)."""
         self.last_predicted: list[int] = []
         """Per snake, the root reply ``predict`` expected the last move (-1: none; for tests)."""
         self.last_timid: list[int] = []
         """Per snake, 1 where the last move modelled the opponent as timid (for tests)."""
+
+    @classmethod
+    def from_params(cls, **params: Any) -> ChampionAgent:
+        """The agent of an agent string's parameters (``arena.champion(timid=0)``), checked."""
+        return cls(config_from_kwargs(ChampionOptions, ChampionOptions.agent, params))
 
     def reset(self, info: GameInfo, player: int, seed: int) -> None:
         """Prepare scratch space and forget what was seen of the opponents."""
@@ -360,12 +390,12 @@ class ChampionAgent(VoronoiAgent):
         lay: npt.NDArray[np.int32],
         nbr: npt.NDArray[np.int32],
     ) -> npt.NDArray[np.float64]:
-        """Set the rival (:func:`.voronoi.rival_of`), the claimed apples and the spawn spot.
+        """Set the rival (:func:`.evaluation.rival_of`), the claimed apples and the spawn spot.
 
         The claimed apples (``claim``) are those no snake reaching them first heads for
-        (:func:`.voronoi.claims`); the spawn spot (``spawn``), where to wait for the next
-        apple when no apple race is ours (:func:`.voronoi.spawn_spot`). Both read one
-        table of every head's race to every apple (:func:`.voronoi.apple_races`).
+        (:func:`.targets.claims`); the spawn spot (``spawn``), where to wait for the next
+        apple when no apple race is ours (:func:`.targets.spawn_spot`). Both read one
+        table of every head's race to every apple (:func:`.targets.apple_races`).
         """
         if self.predict:
             wts = np.concatenate((wts, self._predict(root, lay, nbr)))
@@ -400,7 +430,7 @@ class ChampionAgent(VoronoiAgent):
         for j in range(n):
             if j == self.player or root[lay[L_SNK] + NF * j + F_ALIVE] == 0:
                 continue
-            out[j] = self._deepen(bufs, lay, nbr, j, WEIGHTS, NO_TIMID, self.predict, 1.0e308, False, False)[0]
+            out[j] = self._deepen(bufs, lay, nbr, j, WEIGHTS, NO_TIMID, Limits(self.max_depth, self.predict))[0]
         self.last_predicted = [int(d) for d in out]
         return out
 
@@ -435,13 +465,15 @@ class ChampionAgent(VoronoiAgent):
             for d in order:
                 with interruptible():
                     ahead = alone_moves(
-                        root, lay, nbr, me, d, need, self.doom, self._doom_work, until, self._shut, chase
+                        root, lay, nbr, me, Ask(d, need, self._shut, chase), self.doom, self._doom_work, until
                     )
                 if ahead == 1:
                     return d
         for d in order:
             with interruptible():
-                doomed = alone_moves(root, lay, nbr, me, d, need, self.doom, self._doom_work, until, self._never) == 0
+                doomed = (
+                    alone_moves(root, lay, nbr, me, Ask(d, need, self._never), self.doom, self._doom_work, until) == 0
+                )
             if not doomed:
                 return d
             self.last_doomed.append(d)
@@ -449,4 +481,4 @@ class ChampionAgent(VoronoiAgent):
         return order[0]
 
 
-__all__ = ["ChampionAgent", "ContactModel"]
+__all__ = ["ChampionAgent", "ChampionOptions", "ContactModel"]

@@ -1,7 +1,7 @@
 """snAIke config files (``snake_config*``) and the key aliases of the original engine.
 
 A config file holds lines ``key value``; ``#`` starts a comment and blank lines are
-allowed. Keys are the :class:`~snakelab.games.arena.rules.Config` fields or their
+allowed. Keys are the :class:`Config` fields or their
 aliases (``gw``, ``ns``, ``speed``, ``game_time``...), plus ``random_seed`` (``rs``),
 any string, which seeds the game. Every file in a folder whose name contains
 ``snake_config`` is read, in name order (later files win on a repeated key).
@@ -28,6 +28,71 @@ from typing import Any
 from snakelab.core.errors import ConfigError
 from snakelab.core.registry import config_from_kwargs
 from snakelab.core.rng import derive_seed
+
+
+@dataclass(frozen=True)
+class Config:
+    """Parameters of an arena game (the snAIke defaults).
+
+    Attributes:
+        game_width: Columns. Default 50.
+        game_height: Rows. Default 50.
+        num_snakes: Players, ≥ 2. Default 4.
+        num_zombies: Zombies. Default 3.
+        num_apples: Apples on the board at all times. Default 2.
+        num_obstacles: Straight obstacles of ``starting_length``. Default 0.
+        starting_length: Length of spawned snakes, zombies and obstacles, ≥ 2. Default 5.
+        apple_growth: Cells an apple adds, one per step. Default 3.
+        apple_limit: Steps before an uneaten apple respawns elsewhere. Default 600.
+        duration: Game length in seconds. Default 300.
+        speed: Milliseconds each agent has per step. Default 50.
+        zombie_speed: Zombies move every this many steps. Default 1.
+        own_tail_kills: Entering the cell your own tail leaves kills (2017 engine).
+            Default false.
+    """
+
+    game_width: int = 50
+    game_height: int = 50
+    num_snakes: int = 4
+    num_zombies: int = 3
+    num_apples: int = 2
+    num_obstacles: int = 0
+    starting_length: int = 5
+    apple_growth: int = 3
+    apple_limit: int = 600
+    duration: int = 300
+    speed: int = 50
+    zombie_speed: int = 1
+    own_tail_kills: bool = False
+
+    def __post_init__(self) -> None:
+        w, h, sl = self.game_width, self.game_height, self.starting_length
+        if w < 2 or h < 2 or w * h > 1_000_000:
+            raise ConfigError(f"arena board {w}×{h}: width and height must be ≥ 2 and the board ≤ 10^6 cells")
+        if not 2 <= self.num_snakes <= 64:
+            raise ConfigError(f"num_snakes {self.num_snakes} must be between 2 and 64")
+        if sl < 2 or sl > max(w, h):
+            raise ConfigError(f"starting_length {sl} must be between 2 and the board's longer side ({max(w, h)})")
+        for key in ("num_zombies", "num_apples", "num_obstacles", "apple_growth"):
+            if getattr(self, key) < 0:
+                raise ConfigError(f"{key} {getattr(self, key)} must be ≥ 0")
+        for key in ("apple_limit", "duration", "speed", "zombie_speed"):
+            if getattr(self, key) < 1:
+                raise ConfigError(f"{key} {getattr(self, key)} must be ≥ 1")
+        lines = self.num_snakes + self.num_zombies + self.num_obstacles
+        if lines * sl + self.num_apples > (w * h) // 2:
+            raise ConfigError(
+                f"{lines} lines of length {sl} plus {self.num_apples} apples need more than half of the "
+                f"{w}×{h} board; use a bigger board or fewer snakes, zombies or obstacles"
+            )
+        if self.steps < 1:
+            raise ConfigError(f"duration {self.duration} s at speed {self.speed} ms gives no steps")
+
+    @property
+    def steps(self) -> int:
+        """Number of steps in a game: ``duration * 1000 // speed``."""
+        return self.duration * 1000 // self.speed
+
 
 ALIASES: dict[str, str] = {
     "gw": "game_width",
@@ -100,8 +165,6 @@ def parse_config_text(text: str, name: str = "<config>", into: FileConfig | None
         ConfigError: ``NAME:LINE: ...`` naming the key, for an unknown key, a line
             without a value, or a bad value.
     """
-    from snakelab.games.arena.rules import Config
-
     out = into if into is not None else FileConfig()
     fields = {f.name for f in dataclasses.fields(Config)}
     for no, raw in enumerate(text.splitlines(), 1):
@@ -159,8 +222,6 @@ def _check_alone(key: str, value: int | bool) -> None:
 
 
 def _coerce(key: str, value: str) -> int | bool:
-    from snakelab.games.arena.rules import Config
-
     if isinstance(getattr(Config(), key), bool):
         low = value.lower()
         if low in ("true", "yes", "1"):
@@ -185,8 +246,6 @@ def config_from_files(fc: FileConfig, **overrides: Any) -> Any:
         ConfigError: naming the files (and the line of a value that is wrong on
             its own) when the combination is not a valid game.
     """
-    from snakelab.games.arena.rules import Config
-
     params = {**fc.params, **overrides}
     try:
         return config_from_kwargs(Config, "arena", params)

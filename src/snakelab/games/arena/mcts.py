@@ -14,7 +14,7 @@ Leaf value. A new leaf is followed by a short playout (``rollout``, 2 steps) in 
 every snake plays a cheap guided policy: among its moves that do not run into a wall
 or an occupied cell (vacating tails excepted), with probability ``greed`` (0.9) the
 one nearest an apple (Manhattan), else a uniform one; zombies keep chasing exactly.
-Then each tree player's position is scored by the evaluation of :mod:`.voronoi`
+Then each tree player's position is scored by the evaluation of :mod:`.evaluation`
 (territory by a breadth-first race from every snake and zombie head, length, the
 apple it reaches first, traps, zombie heads near it), and the change from the root's
 value becomes a reward in [0, 1]: ``0.5 + 0.5 tanh(Δ / scale)``, so a death or a trap
@@ -37,22 +37,30 @@ one iteration and the rest of the budget is left to the harness and a busy machi
 first three iterations run whatever the clock says, so each root move has been looked
 at. Time-budgeted play depends on the machine's speed and load and is not reproducible.
 With no budget the agent uses ``Budget(nodes=default_nodes)``.
+
+Why one module over 400 lines: the tree search is one compiled kernel with its playout
+policy, and the agent that sizes its tree and reads its root; apart, neither is usable.
 """
 
 from __future__ import annotations
 
 import time
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar, NamedTuple
 
-import numba
 import numpy as np
 import numpy.typing as npt
 
 from snakelab.core.errors import ConfigError
 from snakelab.core.game import BaseAgent, Budget, GameInfo
+from snakelab.core.jit import monotonic
+from snakelab.core.registry import config_from_kwargs
 from snakelab.core.rng import derive_seed
 from snakelab.games.arena import sim
+from snakelab.games.arena.clock import interruptible
+from snakelab.games.arena.evaluation import evaluate
 from snakelab.games.arena.rules import STRAIGHT, State
+from snakelab.games.arena.search import SearchOptions
 from snakelab.games.arena.sim import (
     F_ALIVE,
     F_GROWTH,
@@ -72,7 +80,6 @@ from snakelab.games.arena.sim import (
     step,
     tail_of,
 )
-from snakelab.games.arena.voronoi import evaluate, interruptible, now
 
 I32 = npt.NDArray[np.int32]
 F64 = npt.NDArray[np.float64]
@@ -152,37 +159,53 @@ def _squash(v: float, v0: float, scale: float) -> float:  # pragma: no cover - j
     return 0.5 + 0.5 * np.tanh((v - v0) / scale)
 
 
-@numba.njit(cache=True)  # without nogil: it reads the clock in object mode
+class Params(NamedTuple):
+    """The tree search's parameters (:class:`MctsOptions`' that the compiled kernel reads)."""
+
+    rollout: int
+    greed: float
+    c: float
+    scale: float
+
+
+class Tree(NamedTuple):
+    """The tree and the search's scratch (a named tuple, so the compiled kernel takes it whole).
+
+    Attributes:
+        child: Per node, the child of each joint choice of the tree players (-1: none).
+        nvis: Per node, tree player and move: visits.
+        wsum: Per node, tree player and move: the sum of rewards.
+        rng: The xorshift generator's state (one ``uint64``).
+        buf: A position's scratch.
+        moves: One move per snake.
+        work: The evaluation's scratch (``4 * size + 1`` ints).
+    """
+
+    child: I32
+    nvis: I32
+    wsum: F64
+    rng: U64
+    buf: I32
+    moves: I32
+    work: I32
+
+
+@_jit
 def search(
-    root: I32,
-    lay: I32,
-    nbr: I32,
-    tp: I32,
-    iterations: int,
-    deadline: float,
-    rollout: int,
-    greed: float,
-    c_ucb: float,
-    scale: float,
-    child: I32,
-    nvis: I32,
-    wsum: F64,
-    rng: U64,
-    buf: I32,
-    moves: I32,
-    work: I32,
+    root: I32, lay: I32, nbr: I32, tp: I32, iterations: int, deadline: float, prm: Params, t: Tree
 ) -> int:  # pragma: no cover - jitted
     """Run up to ``iterations`` iterations (stopping at ``deadline``); return how many ran.
 
-    ``tp`` lists the tree players (the agent first); ``child``, ``nvis`` and ``wsum``
-    hold the tree (node 0 is the root, already cleared); ``moves`` and ``work`` (the
-    evaluation's ``4 * size + 1`` ints) are scratch. The first three iterations always
+    ``tp`` lists the tree players (the agent first); ``prm`` the search's parameters; ``t``
+    the tree (node 0 is the root, already cleared) and its scratch. The first three iterations always
     run, so each of the agent's root moves is tried at least once whatever the clock
     says (a starved process would otherwise play the one move it happened to try);
     after them the clock is read before every iteration, so a search overruns its
     deadline by at most one iteration (tens of microseconds) plus whatever time the
     machine takes from us.
     """
+    child, nvis, wsum, rng, buf, moves, work = t.child, t.nvis, t.wsum, t.rng, t.buf, t.moves, t.work
+    rollout, greed, c_ucb, scale = prm.rollout, prm.greed, prm.c, prm.scale
     n = lay[L_N]
     snk = lay[L_SNK]
     ntp = tp.shape[0]
@@ -197,7 +220,7 @@ def search(
     nodes_used = 1
     max_steps = lay[L_STEPS]
     for it in range(iterations):
-        if deadline < 1.0e300 and it >= 3 and now() > deadline:
+        if deadline < 1.0e300 and it >= 3 and monotonic() > deadline:
             return it
         buf[:] = root
         node = 0
@@ -277,10 +300,11 @@ def search(
     return iterations
 
 
-class MctsAgent(BaseAgent):
-    """Decoupled UCT over simultaneous moves with Voronoi leaf values (see the module docstring).
+@dataclass(frozen=True)
+class MctsOptions(SearchOptions):
+    """``arena.mcts``'s options (``arena.mcts(rollout=4)``), checked when made.
 
-    Args:
+    Attributes:
         rollout: Guided playout steps after each new leaf, before it is evaluated.
         greed: Probability that a playout move heads for the nearest apple.
         c: UCB1 exploration constant.
@@ -292,40 +316,55 @@ class MctsAgent(BaseAgent):
         default_nodes: Iterations when the agent is given no budget at all.
     """
 
-    def __init__(
-        self,
-        rollout: int = 2,
-        greed: float = 0.9,
-        c: float = 0.3,
-        scale: float = 600.0,
-        radius: int = 6,
-        max_nodes: int = 20_000,
-        time_fraction: float = 0.4,
-        default_nodes: int = 400,
-    ) -> None:
+    agent: ClassVar[str] = "arena.mcts"
+    rollout: int = 2
+    greed: float = 0.9
+    c: float = 0.3
+    scale: float = 600.0
+    radius: int = 6
+    max_nodes: int = 20_000
+    time_fraction: float = 0.4
+    default_nodes: int = 400
+
+    def __post_init__(self) -> None:
         checks = (
-            ("rollout", rollout, 0 <= rollout <= 1000, "between 0 and 1000"),
-            ("greed", greed, 0.0 <= greed <= 1.0, "in [0, 1]"),
-            ("c", c, c >= 0.0, "≥ 0"),
-            ("scale", scale, scale > 0.0, "> 0"),
-            ("radius", radius, radius >= 0, "≥ 0"),
-            ("max_nodes", max_nodes, 1 <= max_nodes <= 1_000_000, "between 1 and 10^6"),
-            ("time_fraction", time_fraction, 0.0 < time_fraction <= 1.0, "in (0, 1]"),
-            ("default_nodes", default_nodes, default_nodes >= 1, "≥ 1"),
+            ("rollout", self.rollout, 0 <= self.rollout <= 1000, "between 0 and 1000"),
+            ("greed", self.greed, 0.0 <= self.greed <= 1.0, "in [0, 1]"),
+            ("c", self.c, self.c >= 0.0, "≥ 0"),
+            ("scale", self.scale, self.scale > 0.0, "> 0"),
+            ("radius", self.radius, self.radius >= 0, "≥ 0"),
+            ("max_nodes", self.max_nodes, 1 <= self.max_nodes <= 1_000_000, "between 1 and 10^6"),
         )
         for key, value, ok, what in checks:
             if not ok:
-                raise ConfigError(f"arena.mcts: {key} {value} must be {what}")
-        self.rollout = rollout
-        self.greed = greed
-        self.c = c
-        self.scale = scale
-        self.radius = radius
-        self.max_nodes = max_nodes
-        self.time_fraction = time_fraction
-        self.default_nodes = default_nodes
+                raise ConfigError(f"{self.agent}: {key} {value} must be {what}")
+        super().__post_init__()
+
+
+class MctsAgent(BaseAgent):
+    """Decoupled UCT over simultaneous moves with Voronoi leaf values (see the module docstring).
+
+    ``options``: :class:`MctsOptions` (the defaults when None).
+    """
+
+    def __init__(self, options: MctsOptions | None = None) -> None:
+        opts = options if options is not None else MctsOptions()
+        self.options = opts
+        self.rollout = opts.rollout
+        self.greed = opts.greed
+        self.c = opts.c
+        self.scale = opts.scale
+        self.radius = opts.radius
+        self.max_nodes = opts.max_nodes
+        self.time_fraction = opts.time_fraction
+        self.default_nodes = opts.default_nodes
         self.last_iterations = 0
         """Iterations of the last decision (for tests and benchmarks)."""
+
+    @classmethod
+    def from_params(cls, **params: Any) -> MctsAgent:
+        """The agent of an agent string's parameters (``arena.mcts(rollout=4)``), checked."""
+        return cls(config_from_kwargs(MctsOptions, MctsOptions.agent, params))
 
     def reset(self, info: GameInfo, player: int, seed: int) -> None:
         """Allocate the tree for this game."""
@@ -359,13 +398,9 @@ class MctsAgent(BaseAgent):
             (abs(g.xy(b[-1])[0] - hx) + abs(g.xy(b[-1])[1] - hy), j) for j, b in enumerate(s.bodies) if b and j != me
         )
         tp = np.asarray([me, *[j for d, j in near if d <= self.radius][: MAX_TP - 1]], dtype=np.int32)
-        if budget is None or (budget.time_s is None and budget.nodes is None):
-            budget = Budget(nodes=self.default_nodes)
-        iterations = max(1, budget.nodes) if budget.nodes is not None else 1 << 40
-        # A node budget wins over the clock when both are given (``--nodes``): the search
-        # must then not depend on the machine at all.
-        timed = budget.nodes is None and budget.time_s is not None
-        deadline = t0 + self.time_fraction * budget.time_s if timed and budget.time_s is not None else 1.0e308
+        plan = self.options.plan(t0, budget)
+        iterations = max(1, plan.nodes) if plan.nodes is not None else 1 << 40
+        deadline = plan.deadline
         self._child[0, :] = -1
         self._nvis[0] = 0
         self._wsum[0] = 0.0
@@ -378,17 +413,8 @@ class MctsAgent(BaseAgent):
                 tp,
                 iterations,
                 deadline,
-                self.rollout,
-                self.greed,
-                self.c,
-                self.scale,
-                self._child,
-                self._nvis,
-                self._wsum,
-                rng,
-                np.empty_like(root),
-                self._moves,
-                self._work,
+                Params(self.rollout, self.greed, self.c, self.scale),
+                Tree(self._child, self._nvis, self._wsum, rng, np.empty_like(root), self._moves, self._work),
             )
         # The most visited root move, ties to the higher mean.
         heading = s.heading[me]
@@ -401,4 +427,4 @@ class MctsAgent(BaseAgent):
         return heading if best_k == 0 else (2 if heading < 2 else 0) + best_k - 1
 
 
-__all__ = ["MctsAgent", "search"]
+__all__ = ["MctsAgent", "MctsOptions", "Params", "Tree", "search"]

@@ -9,15 +9,12 @@ apple from ``(seed, "apple", k)`` (the state's counters ``spawns`` and ``apple_d
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING
 
 from snakelab.core.errors import ConfigError
 from snakelab.core.game import Event
 from snakelab.core.rng import rng_for
 from snakelab.games.arena.actions import DOWN, LEFT, OBSTACLE, RIGHT, UP
-
-if TYPE_CHECKING:
-    from snakelab.games.arena.rules import State
+from snakelab.games.arena.state import State
 
 
 def _place_line(state: State) -> tuple[list[int], int] | None:

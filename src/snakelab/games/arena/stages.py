@@ -13,40 +13,13 @@ of the previous :meth:`~snakelab.games.arena.rules.State.apply` (and as part of
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
 from snakelab.core.game import Event
 from snakelab.games.arena.actions import CRASH, INVALID, OBSTACLE, TIMEOUT, TURN, ZOMBIE_ORDER
 from snakelab.games.arena.spawn import spawn_apple, spawn_snake
-
-if TYPE_CHECKING:
-    from snakelab.games.arena.rules import State
+from snakelab.games.arena.state import Stage, State, Step
 
 # The stages are part of the rules: they use the state's private lookup tables (``_nbr``,
 # ``_xs``, ``_ys``) as its own methods do.
-
-
-@dataclass(slots=True)
-class Step:
-    """What the stages of one step share.
-
-    Attributes:
-        actions: One action per snake, as given to ``apply``.
-        events: The step's events so far.
-        moved: Per snake, its new head after ``move`` (-2: not moving, -1: off the board).
-        dead: Per snake, whether it died in ``collide``.
-    """
-
-    actions: Sequence[Any]
-    events: list[Event]
-    moved: list[int]
-    dead: list[bool]
-
-
-Stage = Callable[["State", Step], None]
-"""A stage: changes the state, reads and writes the :class:`Step`."""
 
 
 def kill(state: State, i: int) -> None:

@@ -30,10 +30,13 @@ them for the first few steps.
 
 from __future__ import annotations
 
-import numba
+from typing import NamedTuple
+
 import numpy as np
 import numpy.typing as npt
 
+from snakelab.core.jit import monotonic
+from snakelab.games.arena.evaluation import body_free_times, race_alone
 from snakelab.games.arena.sim import (
     F_ALIVE,
     L_APPLE,
@@ -56,7 +59,6 @@ from snakelab.games.arena.sim import (
     head_of,
     zombie_head,
 )
-from snakelab.games.arena.voronoi import _body_free_times, _race_alone, now
 
 I32 = npt.NDArray[np.int32]
 
@@ -88,7 +90,7 @@ def _walk_free_times(st: I32, lay: I32, freet: I32, zombie_free: int) -> None:  
     for c in range(lay[L_SIZE]):
         v = st[occ0 + c]
         freet[c] = 0 if v == 0 else (zombie_free if v <= -2 else SHUT_NEVER)
-    _body_free_times(st, lay, freet)
+    body_free_times(st, lay, freet)
 
 
 @_jit
@@ -182,21 +184,27 @@ def _reachable(
     return count
 
 
-@numba.njit(cache=True)  # without nogil: it reads the clock in object mode
+class Ask(NamedTuple):
+    """The walk :func:`alone_moves` asks for (a named tuple, so the compiled kernel takes it whole).
+
+    Attributes:
+        first: The walk's first direction.
+        need: The moves it must make.
+        shut: Per cell, the step from which it may not be entered (:data:`SHUT_NEVER`: never).
+        chase: 1 to move the zombies along the walk as the rules do, 0 to free their cells late.
+    """
+
+    first: int
+    need: int
+    shut: I32
+    chase: int = 0
+
+
+@_jit
 def alone_moves(  # pragma: no cover - jitted
-    st: I32,
-    lay: I32,
-    nbr: I32,
-    me: int,
-    first: int,
-    need: int,
-    cap: int,
-    work: I32,
-    until: float,
-    shut: I32,
-    chase: int = 0,
+    st: I32, lay: I32, nbr: I32, me: int, ask: Ask, cap: int, work: I32, until: float
 ) -> int:
-    """Whether snake ``me`` alone can make ``need`` moves, the first in direction ``first``.
+    """Whether snake ``me`` alone can make ``ask.need`` moves, the first in direction ``ask.first``.
 
     Returns 1 (a walk exists), 0 (none does: the snake dies within ``need`` steps
     whatever it does, if no other snake's head is in its way) or -1 (undecided after
@@ -210,8 +218,9 @@ def alone_moves(  # pragma: no cover - jitted
     that enters a zombie's cell or is bitten is no walk (a 0 then proves nothing
     either); ``work`` then holds :func:`work_size` with ``zombie_cells``. Without it a
     zombie's cells free up after :data:`ZOMBIE_FREE` steps. Call it inside
-    :func:`.voronoi.interruptible`.
+    :func:`.clock.interruptible`.
     """
+    first, need, shut, chase = ask.first, ask.need, ask.shut, ask.chase
     size = lay[L_SIZE]
     f = lay[L_SNK] + NF * me
     if st[f + F_ALIVE] == 0:
@@ -311,7 +320,7 @@ def alone_moves(  # pragma: no cover - jitted
             m = cand[4 * sp + idx[sp]]
             idx[sp] += 1
             nodes += 1
-            if nodes > cap or (until < 1.0e300 and (nodes & 63) == 0 and now() > until):
+            if nodes > cap or (until < 1.0e300 and (nodes & 63) == 0 and monotonic() > until):
                 result = -1
                 break
             if chase:
@@ -367,10 +376,10 @@ def opponent_reach(  # pragma: no cover - jitted
         if i == me or (i < n and st[lay[L_SNK] + NF * i + F_ALIVE] == 0):
             continue
         h = head_of(st, lay, i) if i < n else zombie_head(st, lay, i - n)
-        _race_alone(nbr, h, dist, freet, queue, ahead)  # cells further off are not shut
+        race_alone(nbr, h, dist, freet, queue, ahead)  # cells further off are not shut
         for c in range(size):
             if dist[c] > 0:
                 shut[c] = min(shut[c], dist[c])
 
 
-__all__ = ["SHUT_NEVER", "ZOMBIE_FREE", "alone_moves", "opponent_reach", "work_size"]
+__all__ = ["SHUT_NEVER", "ZOMBIE_FREE", "Ask", "alone_moves", "opponent_reach", "work_size"]

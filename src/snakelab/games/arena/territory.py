@@ -1,6 +1,6 @@
 """The searching agents' territory race on bitboards: every head at once, one row a word.
 
-:func:`.voronoi.evaluate_w` splits the board among the heads by a breadth-first race
+:func:`.evaluation.evaluate_w` splits the board among the heads by a breadth-first race
 from every snake head and every zombie head (first to arrive owns a cell, a cell two
 owners reach at the same step is nobody's, a body cell is free from the step its tail
 has passed). A leaf's race visits some 2,000 cells of a 50×50 board one at a time, and
@@ -90,7 +90,7 @@ def race_bits(
 
     The race runs level by level to ``horizon`` steps; if then our cells (less the head)
     are fewer than ``mlen + 2`` while some of them lie at the horizon, it goes on over
-    the whole board, as :func:`.voronoi.evaluate_w` asks. It returns ``True`` and four
+    the whole board, as :func:`.evaluation.evaluate_w` asks. It returns ``True`` and four
     counts: our cells within the horizon less the head (the territory), the other snakes'
     cells within it, our cells at the horizon itself, and our cells at the end of the race
     less the head (the trap test's room). For every apple on the board ``dist[apple]`` becomes the step

@@ -1,8 +1,8 @@
 """blind — the blind snake on a torus of unknown size (see :mod:`.rules`).
 
 Strategies live in :mod:`.strategies` (and :mod:`.champion`), the exact evaluators in
-:mod:`.evaluate`, the exhaustive sweep in :mod:`.sweep`, the seed's experiments in
-:mod:`.experiments`. Every strategy is also an agent ``blind.<name>``.
+:mod:`.evaluate`, the exhaustive sweep in :mod:`.sweep` (the seed's experiments are
+``research/blind_experiments.py``). Every strategy is also an agent ``blind.<name>``.
 """
 
 from snakelab.core.registry import register_agent, register_game

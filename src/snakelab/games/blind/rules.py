@@ -33,7 +33,7 @@ from enum import Enum
 from typing import Any
 
 from snakelab.core.errors import ConfigError, GameOverError, IllegalActionError
-from snakelab.core.game import JSON, Dynamics, Event, Outcome
+from snakelab.core.game import JSON, Dynamics, Event, OnePlayerState, Outcome
 from snakelab.core.grid import Direction, DirectionActions
 from snakelab.core.registry import config_from_kwargs, game_info
 from snakelab.core.rng import rng_for
@@ -113,7 +113,7 @@ class Config:
         return self.max_steps if self.max_steps is not None else 35 * self.area
 
 
-class State:
+class State(OnePlayerState):
     """A blind position: where the head and the apple are, and how many moves were made.
 
     Attributes:
@@ -154,18 +154,6 @@ class State:
         self.apple_y, self.apple_x = divmod(apple, cfg.width)
 
     # -- the State protocol ------------------------------------------------------------
-    @property
-    def step_count(self) -> int:
-        """Moves made so far."""
-        return self.steps
-
-    def to_move(self) -> Sequence[int]:
-        """``(0,)`` while the game runs, ``()`` once it is over."""
-        return () if self.termination is not None else (0,)
-
-    def is_over(self) -> bool:
-        """Whether the game has ended."""
-        return self.termination is not None
 
     def legal_actions(self, player: int = 0) -> list[Direction]:
         """All four directions while the game runs; nothing once it is over."""

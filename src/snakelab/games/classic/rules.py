@@ -39,7 +39,7 @@ from enum import Enum
 from typing import Any, Literal
 
 from snakelab.core.errors import ConfigError, GameOverError, IllegalActionError
-from snakelab.core.game import JSON, Dynamics, Event, Outcome
+from snakelab.core.game import JSON, Dynamics, Event, OnePlayerState, Outcome
 from snakelab.core.grid import OPPOSITE, Direction, DirectionActions, Grid
 from snakelab.core.registry import config_from_kwargs, game_info
 from snakelab.core.rng import rng_for
@@ -126,7 +126,7 @@ class Config:
         return self.stall_limit if self.stall_limit is not None else 4 * self.cells
 
 
-class State:
+class State(OnePlayerState):
     """A classic position. Mutable; :meth:`clone` is cheap (two array copies).
 
     Attributes:
@@ -228,10 +228,6 @@ class State:
                 k -= 1
 
     # -- the State protocol --------------------------------------------------
-    @property
-    def step_count(self) -> int:
-        """Steps applied so far."""
-        return self.steps
 
     @property
     def length(self) -> int:
@@ -242,14 +238,6 @@ class State:
     def tail(self) -> int:
         """The tail cell."""
         return self.body[0]
-
-    def to_move(self) -> Sequence[int]:
-        """``(0,)`` while the game runs, ``()`` once it is over."""
-        return () if self.termination is not None else (0,)
-
-    def is_over(self) -> bool:
-        """Whether the game has ended."""
-        return self.termination is not None
 
     def legal_actions(self, player: int = 0) -> list[Direction]:
         """Every direction except the reversal onto the neck; empty when over."""

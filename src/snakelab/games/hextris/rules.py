@@ -56,7 +56,7 @@ from functools import lru_cache
 from typing import Any
 
 from snakelab.core.errors import CodecError, ConfigError, GameOverError, IllegalActionError
-from snakelab.core.game import JSON, Dynamics, Event, Outcome
+from snakelab.core.game import JSON, Dynamics, Event, OnePlayerState, Outcome
 from snakelab.core.hexgrid import cube_sub, rotate_cube, to_cube
 from snakelab.core.registry import config_from_kwargs, game_info
 from snakelab.games.hextris.codec import Problem, load_problem, load_problem_id
@@ -452,7 +452,7 @@ def compile_shapes(problem: Problem) -> tuple[UnitShape, ...]:
 _NO_EVENTS: tuple[Event, ...] = ()
 
 
-class State:
+class State(OnePlayerState):
     """A hextris position for the harness: one :class:`Sim` plus the command string.
 
     Attributes:
@@ -471,17 +471,14 @@ class State:
         self.commands: list[str] = []
 
     @property
-    def step_count(self) -> int:
+    def termination(self) -> Termination | None:
+        """Why the game ended (the engine's), or None while it runs."""
+        return self.sim.termination
+
+    @property
+    def steps(self) -> int:  # type: ignore[override]
         """Commands applied so far."""
         return len(self.commands)
-
-    def to_move(self) -> Sequence[int]:
-        """``(0,)`` while the game runs, ``()`` once it is over."""
-        return () if self.sim.termination is not None else (0,)
-
-    def is_over(self) -> bool:
-        """Whether the game has ended."""
-        return self.sim.termination is not None
 
     def legal_actions(self, player: int = 0) -> list[str]:
         """Lower-case characters of every command that is not an error now."""

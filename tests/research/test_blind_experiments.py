@@ -3,16 +3,12 @@ import math
 import pytest
 
 from snakelab.core.errors import CodecError
-from snakelab.games.blind.experiments import (
-    extra_steps,
-    generate_tests,
-    make_plots,
-    per_interval,
-    read_tests,
-    run_tests,
-    write_tests,
-)
 from snakelab.games.blind.strategies import make_strategy
+from tests.research_scripts import load_research
+
+_exp = load_research("blind_experiments")
+extra_steps, generate_tests, make_plots = _exp.extra_steps, _exp.generate_tests, _exp.make_plots
+per_interval, read_tests, run_tests, write_tests = _exp.per_interval, _exp.read_tests, _exp.run_tests, _exp.write_tests
 
 
 def test_test_set_follows_the_seed_recipe():
@@ -67,3 +63,12 @@ def test_plots_are_written(tmp_path):
     ]
     for p in paths:
         assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and p.stat().st_size > 10_000
+
+
+def test_the_script_writes_a_test_set_and_runs_a_strategy_on_it(tmp_path, capsys):
+    path = tmp_path / "t.csv"
+    _exp.main(["generate", "--out", str(path), "--seed", "2"])
+    assert len(path.read_text().splitlines()) == 1 + 500
+    _exp.main(["run", "--strategy", "dynamic-zigzag", "--tests", str(path)])
+    table = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("| ") and ln[2].isdigit()]
+    assert len(table) == 50  # one row per interval of S

@@ -1,5 +1,11 @@
 """The seed's experiments: its test set, evaluation on it, and its four plots.
 
+Run from the project root with the project's environment::
+
+    .venv/bin/python research/blind_experiments.py generate --out tests.csv [--seed 0]
+    .venv/bin/python research/blind_experiments.py run --strategy "dynamic-zigzag(k=11)" --tests tests.csv
+    .venv/bin/python research/blind_experiments.py plot --out-dir docs   # the four PNGs of docs/blind.md
+
 * :func:`generate_tests` — intervals of S of width 20,000 from 1 to 10^6; per interval
   ``(1, end)``, ``(⌊√end⌋, ⌊√end⌋)``, the special pairs ``(n, n²)`` (n = 5, 10, …) with
   n³ in the interval, then random divisor pairs ``(A, end/A)`` of the interval's end,
@@ -261,3 +267,44 @@ def make_plots(
     fig.savefig(paths[-1], dpi=110)
     plt.close(fig)
     return paths
+
+
+def main(argv: list[str] | None = None) -> None:
+    """The three steps of the seed's experiments from the command line (see the module docstring)."""
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    sub = ap.add_subparsers(dest="verb", required=True)
+    gen = sub.add_parser("generate", help="write the seed's test set (CSV: A,B,S_interval)")
+    gen.add_argument("--out", "-o", type=Path, default=Path("tests.csv"))
+    gen.add_argument("--seed", type=int, default=0)
+    gen.add_argument("--s-max", type=int, default=S_MAX)
+    run = sub.add_parser("run", help="exact moves of a strategy on a test set, per interval")
+    run.add_argument("--strategy", "-s", default="dynamic-zigzag(k=11)")
+    run.add_argument("--tests", "-t", type=Path, default=Path("tests.csv"))
+    plot = sub.add_parser("plot", help="draw the four figures as PNG")
+    plot.add_argument("--out-dir", "-o", type=Path, default=Path("docs"))
+    plot.add_argument("--tests", "-t", type=Path, default=None, help="test set CSV (default: generate with --seed)")
+    plot.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    if args.verb == "generate":
+        rows = generate_tests(args.seed, args.s_max)
+        write_tests(args.out, rows)
+        print(f"wrote {len(rows)} grids in {len({r.interval for r in rows})} intervals to {args.out}")
+    elif args.verb == "run":
+        strat = make_strategy(args.strategy)
+        rows = read_tests(args.tests)
+        moves = run_tests(strat, rows)
+        ends, mx, mean = per_interval(rows, moves)
+        print("| interval end | max moves | mean moves | max / end |\n|---:|---:|---:|---:|")
+        for e, a, b in zip(ends, mx, mean, strict=True):
+            print(f"| {e:,} | {a:,} | {b:,.0f} | {a / e:.3f} |")
+    else:
+        rows = read_tests(args.tests) if args.tests is not None else generate_tests(args.seed)
+        for path in make_plots(args.out_dir, rows, on_step=lambda: print(".", end="", flush=True)):
+            print(f"\nwrote {path}", end="")
+        print()
+
+
+if __name__ == "__main__":
+    main()
