@@ -18,7 +18,8 @@ and print our scores beside the final qualifier leaderboard.
   this run's score, the store's score, the rank the store's score would take on that
   problem (dense ranks as on the board) and the mean and the most CPU seconds a stored
   string of the problem took. Use ``--markdown`` for the docs table; ``--contest FILE``
-  adds the scores of a ``benchmarks/hextris_contest.py`` results file as a last column.
+  (repeatable) adds the scores of a ``benchmarks/hextris_contest.py`` results file as a
+  column.
 """
 
 from __future__ import annotations
@@ -95,7 +96,9 @@ def main() -> None:
         "--replace-legacy", action="store_true", help="recorded strings replace unrecorded ones even when worse"
     )
     ap.add_argument("--markdown", action="store_true", help="print the table as markdown")
-    ap.add_argument("--contest", type=Path, help="add the scores of a hextris_contest.py results file as a column")
+    ap.add_argument(
+        "--contest", type=Path, action="append", default=[], help="add a hextris_contest.py results file as a column"
+    )
     ap.add_argument("--report", action="store_true", help="solve nothing: score the store and print the table")
     ap.add_argument(
         "--rewrite", action="store_true", help="with --report: rewrite each store file with its tags recomputed"
@@ -165,11 +168,11 @@ def main() -> None:
         head.remove("this run")
         rows = [(*r[:4], *r[5:]) for r in rows]
     contest_total: list[str] = []
-    if args.contest:
-        live = json.loads(args.contest.read_text())
-        head.append(f"contest program ({args.contest.stem})")
+    for path in args.contest:
+        live = json.loads(path.read_text())
+        head.append(f"contest program ({path.stem})")
         rows = [(*r, live[str(r[0])]["score"] if str(r[0]) in live else "-") for r in rows]
-        contest_total = [str(sum(int(v["score"]) for k, v in live.items() if int(k) in args.problems))]
+        contest_total.append(str(sum(int(v["score"]) for k, v in live.items() if int(k) in args.problems)))
     if args.markdown:
         print("| " + " | ".join(head) + " |")
         print("|" + "---|" * len(head))
@@ -185,7 +188,7 @@ def main() -> None:
         )
     else:
         widths = [7, 7, 22, 6, 8, 12, 8, 0] if not args.report else [7, 7, 22, 6, 12, 8, 0]
-        widths += [0] * (len(head) - len(widths))  # the contest column
+        widths += [0] * (len(head) - len(widths))  # the contest columns
         print(" ".join(f"{h:>{w}}" if w != 22 else f"{h:<22}" for h, w in zip(head, widths, strict=True)))
         for r in rows:
             cells = [str(v)[:22] if w == 22 else str(v) for v, w in zip(r, widths, strict=True)]
