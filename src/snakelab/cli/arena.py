@@ -274,7 +274,7 @@ app.command("run", cls=_SeatsCommand, hidden=True)(play_cmd)
 
 def _play(seats: list[tuple[str, str]], o: PlayOptions) -> None:
     check_writable(o.replay)
-    from snakelab.harness.arena_bot import BotAgent
+    from snakelab.harness.arena_bot import BotAgent, BotOptions
 
     seed, speed, replay, as_json, no_view = o.seed, o.speed, o.replay, o.as_json, o.no_view
 
@@ -299,8 +299,7 @@ def _play(seats: list[tuple[str, str]], o: PlayOptions) -> None:
                 agents.append(make_agent(ref))
                 names.append(ref)
             else:
-                b = BotAgent(
-                    value,
+                opts = BotOptions(
                     kind=kind,
                     lockstep=o.lockstep,
                     timeout_s=o.timeout,
@@ -308,6 +307,7 @@ def _play(seats: list[tuple[str, str]], o: PlayOptions) -> None:
                     python=o.python,
                     startup_s=o.startup,
                 )
+                b = BotAgent(value, opts)
                 agents.append(b)
                 bots.append(b)
                 names.append(f"{kind}:{Path(value).name}")

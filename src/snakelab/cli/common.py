@@ -24,8 +24,15 @@ from snakelab.core.registry import game_entry
 from snakelab.harness.executors import make_executor
 from snakelab.harness.match import MatchResult, MatchSpec
 from snakelab.harness.parallel import sigterm_as_interrupt, worker_count
-from snakelab.harness.run import run_many
-from snakelab.harness.store import STORE_ENV, Store, StoreError, default_store_path, parse_run_id, run_stored
+from snakelab.harness.run import RunHooks, run_many
+from snakelab.harness.store import (
+    STORE_ENV,
+    Store,
+    StoreError,
+    default_store_path,
+    parse_run_id,
+    run_stored,
+)
 
 console: Console = CliConsole()
 err_console: Console = CliConsole(stderr=True)
@@ -273,9 +280,11 @@ def run_matches(
                         jobs=jobs or None,
                         command=_command_line(),
                         run_seed=run_seed,
-                        on_start=started,
-                        on_result=lambda _r: advance(prog),
-                        on_note=lambda note: err_console.print(f"[yellow]note:[/] {note}"),
+                        hooks=RunHooks(
+                            on_start=started,
+                            on_result=lambda _r: advance(prog),
+                            on_note=lambda note: err_console.print(f"[yellow]note:[/] {note}"),
+                        ),
                     )
                 except KeyboardInterrupt:
                     if run:

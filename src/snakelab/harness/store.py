@@ -60,7 +60,7 @@ import numpy as np
 from snakelab.core.errors import SnakelabError
 from snakelab.core.game import JSON, Budget, Outcome
 from snakelab.harness.match import MatchResult, MatchSpec
-from snakelab.harness.run import run_many
+from snakelab.harness.run import RunHooks, run_many
 from snakelab.harness.runlock import RunLock
 
 DEFAULT_STORE = "results.sqlite"
@@ -572,9 +572,7 @@ def run_stored(
     jobs: int | None = None,
     command: str = "",
     run_seed: int | None = None,
-    on_start: Callable[[int, int], None] | None = None,
-    on_result: Callable[[MatchResult], None] | None = None,
-    on_note: Callable[[str], None] | None = None,
+    hooks: RunHooks = RunHooks(),
 ) -> tuple[int, list[MatchResult]]:
     """Run matches through :func:`~snakelab.harness.run.run_many`, storing each as it arrives.
 
@@ -593,10 +591,7 @@ def run_stored(
         jobs: Passed to ``run_many``.
         command: The command line, recorded with a new run.
         run_seed: The run seed, recorded with a new run.
-        on_start: Called once with ``(run_id, matches already stored)`` before play.
-        on_result: Called with every newly played result as it arrives.
-        on_note: Called with remarks for the user (e.g. that a resumed run continues
-            with its stored plan although some agent parameters differ).
+        hooks: What to call as the run starts, as each result arrives, and with notes.
 
     Returns:
         The run id and every result in spec order.
@@ -617,15 +612,15 @@ def run_stored(
             lock.release()
             raise
         for note in notes:
-            if on_note is not None:
-                on_note(note)
+            if hooks.on_note is not None:
+                hooks.on_note(note)
         done = store.results(rid)
     else:
         rid = store.create_run(specs, label, command=command, run_seed=run_seed)
         lock = RunLock(store.path, rid)
         done = {}
     with lock:
-        return rid, _play_stored(rid, specs, done, store, executor, jobs, on_start, on_result)
+        return rid, _play_stored(rid, specs, done, store, executor, jobs, hooks.on_start, hooks.on_result)
 
 
 def _play_stored(
