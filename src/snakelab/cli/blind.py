@@ -5,6 +5,9 @@ the apple (start and apple drawn from the seed). ``bench`` plays many games (ran
 up to an area, or one torus) through the shared runner (statistics, the results store,
 ``--resume``). The exact figures of the field (a strategy's worst case over every apple
 position) come from ``cover`` (one torus) and ``sweep`` (every torus up to an area).
+
+Why one module over 400 lines: these are the verbs of one command group, sharing the
+strategy options and their checks; split, each verb's file would import the others'.
 """
 
 from __future__ import annotations

@@ -4,6 +4,10 @@
 replayed lock by lock in the terminal (``--agent human`` plays it with the keys).
 ``bench`` is ``solve`` under the shared verb name: every seed of the problems given,
 per-problem scores and a total, the solution file as its store (``--out``, ``--resume``).
+
+Why one module over 400 lines: these are the verbs of one command group, sharing the
+problem and solver options and their checks; split, each verb's file would import the
+others'.
 """
 
 from __future__ import annotations

@@ -34,6 +34,10 @@ reason is kept in :attr:`BotAgent.faults` and the agent's ``notice``.
 
 At the end every bot gets ``Game Over`` (all of a match's bots at once) and 500 ms
 later its whole process tree is killed, whatever happened.
+
+Why one module over 400 lines: one seat's timing rules (real time, lockstep, the
+unresponsive rule) and its faults are one protocol state machine; the channel beneath it
+is :mod:`.arena_io`.
 """
 
 from __future__ import annotations

@@ -63,6 +63,10 @@ game goes through it:
 
 The driver is kept lean on purpose (see the fast path above); everything a step-wise
 caller needs beyond it (pacing, input, verdicts) stays with that caller.
+
+Why one module over 400 lines: it is the one game loop; its batch runner, its step-wise
+driver for the live view and the judge, and the result they share are one contract, and
+every caller must see the same one.
 """
 
 from __future__ import annotations

@@ -14,6 +14,9 @@ in a worker thread so a slow search never blocks the event loop. The match reset
 agents with the derived seeds, applies the steps and writes the replay, so a live game
 records the replay :func:`~snakelab.harness.match.play` writes for the same game, seed
 and moves. A game stopped before its end deletes its (truncated) replay.
+
+Why one module over 400 lines: one WebSocket session and the commands it accepts are one
+state machine over one :class:`~snakelab.harness.match.Match`.
 """
 
 from __future__ import annotations
