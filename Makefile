@@ -29,7 +29,7 @@ $(CHROMIUM_STAMP): $(STAMP)
 
 # The web viewer; a first demo replay makes the replay page worth a look.
 run: $(STAMP)
-	@$(BIN)/snakelab warm --quiet
+	@$(BIN)/snakelab warm
 	@mkdir -p $(REPLAYS)
 	@test -e $(REPLAYS)/classic-demo.jsonl || $(BIN)/snakelab classic play --agent hamilton-shortcut \
 		--width 12 --height 12 --seed 1 --speed 0 --replay $(REPLAYS)/classic-demo.jsonl >/dev/null

@@ -17,7 +17,8 @@ and print our scores beside the final qualifier leaderboard.
 * The table: per problem, the best leaderboard score (and team), Snakes vs Lambdas' score,
   this run's score, the store's score, the rank the store's score would take on that
   problem (dense ranks as on the board) and the mean and the most CPU seconds a stored
-  string of the problem took. Use ``--markdown`` for the docs table.
+  string of the problem took. Use ``--markdown`` for the docs table; ``--contest FILE``
+  adds the scores of a ``benchmarks/hextris_contest.py`` results file as a last column.
 """
 
 from __future__ import annotations
@@ -94,6 +95,7 @@ def main() -> None:
         "--replace-legacy", action="store_true", help="recorded strings replace unrecorded ones even when worse"
     )
     ap.add_argument("--markdown", action="store_true", help="print the table as markdown")
+    ap.add_argument("--contest", type=Path, help="add the scores of a hextris_contest.py results file as a column")
     ap.add_argument("--report", action="store_true", help="solve nothing: score the store and print the table")
     ap.add_argument(
         "--rewrite", action="store_true", help="with --report: rewrite each store file with its tags recomputed"
@@ -162,6 +164,12 @@ def main() -> None:
     if args.report:  # nothing was solved: no "this run" column
         head.remove("this run")
         rows = [(*r[:4], *r[5:]) for r in rows]
+    contest_total: list[str] = []
+    if args.contest:
+        live = json.loads(args.contest.read_text())
+        head.append(f"contest program ({args.contest.stem})")
+        rows = [(*r, live[str(r[0])]["score"] if str(r[0]) in live else "-") for r in rows]
+        contest_total = [str(sum(int(v["score"]) for k, v in live.items() if int(k) in args.problems))]
     if args.markdown:
         print("| " + " | ".join(head) + " |")
         print("|" + "---|" * len(head))
@@ -170,11 +178,14 @@ def main() -> None:
         run_total = [] if args.report else [str(tot["run"])]
         print(
             "| "
-            + " | ".join(["total", str(tot["best"]), "", str(tot["svl"]), *run_total, str(tot["store"]), "", ""])
+            + " | ".join(
+                ["total", str(tot["best"]), "", str(tot["svl"]), *run_total, str(tot["store"]), "", "", *contest_total]
+            )
             + " |"
         )
     else:
         widths = [7, 7, 22, 6, 8, 12, 8, 0] if not args.report else [7, 7, 22, 6, 12, 8, 0]
+        widths += [0] * (len(head) - len(widths))  # the contest column
         print(" ".join(f"{h:>{w}}" if w != 22 else f"{h:<22}" for h, w in zip(head, widths, strict=True)))
         for r in rows:
             cells = [str(v)[:22] if w == 22 else str(v) for v, w in zip(r, widths, strict=True)]
@@ -189,6 +200,7 @@ def main() -> None:
                     f"{tot['svl']:>6}",
                     *[f"{t:>8}" for t in run_total],
                     f"{tot['store']:>12}",
+                    *contest_total,
                 ]
             )
         )

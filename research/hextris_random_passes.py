@@ -27,10 +27,10 @@ def _init() -> None:
 
 def _solve(job: tuple[Problem, bool, float]) -> tuple[int, int]:
     from snakelab.games.hextris.scoring import PHRASES
-    from snakelab.games.hextris.solver import solve_champion
+    from snakelab.games.hextris.solver import ChampionSearch, solve_champion
 
     prob, random_passes, seconds = job
-    sol = solve_champion(prob, prob.source_seeds[0], seconds, PHRASES, random_passes=random_passes)
+    sol = solve_champion(prob, prob.source_seeds[0], seconds, PHRASES, ChampionSearch(random_passes=random_passes))
     return sol.score, sol.width
 
 

@@ -18,8 +18,13 @@ SEVERAL_SEATS = {"arena"}  # games with several agent seats (snakgame's Chef is 
 
 
 def _commands(group, path=()):
-    """Every leaf command under ``group`` (hidden ones too), as (path, click command)."""
-    for name, cmd in group.commands.items():
+    """Every leaf command under ``group`` (hidden ones too), as (path, click command).
+
+    Through ``list_commands`` and ``get_command``: the root loads a command's module on use.
+    """
+    ctx = typer.Context(group)
+    for name in group.list_commands(ctx):
+        cmd = group.get_command(ctx, name)
         if hasattr(cmd, "commands"):
             yield from _commands(cmd, (*path, name))
         else:
@@ -142,7 +147,14 @@ def test_warm_compiles_every_game_and_says_so():
     assert {name for name, _ in _PARTS} == set(GAMES)
     r = run_snakelab("warm", timeout=900)
     assert r.returncode == 0, r.stderr
-    assert "kernels ready" in r.stderr.splitlines()[-1]
+    lines = r.stderr.splitlines()
+    assert "kernels ready" in lines[-1]
+    # Progress per game: which game is compiling as it starts (no terminal here, so a
+    # line), then its seconds.
+    for game in GAMES:
+        start = lines.index(f"{game}…")
+        after = [ln for ln in lines[start + 1 :] if ln != "compiling kernels, first run only"]
+        assert re.fullmatch(rf"{game}: \d+\.\d s", after[0])
 
 
 @pytest.mark.slow
@@ -187,3 +199,27 @@ def test_progress_without_a_terminal_writes_a_plain_line_now_and_then(monkeypatc
     with common.progress_bar(3, "games", enabled=False) as prog:
         common.advance(prog)
     assert capsys.readouterr().err == ""
+
+
+def test_the_store_option_may_follow_the_verb(tmp_path):
+    store = tmp_path / "after.sqlite"
+    bench = ("classic", "bench", "-a", "greedy", "-W", "6", "-H", "6", "-n", "2", "-j", "1")
+    r = run_snakelab(*bench, "--store", store)
+    assert r.returncode == 0, r.stderr
+    assert f"stored in {store}" in " ".join(r.stderr.split()) and store.exists()
+    equals = tmp_path / "equals.sqlite"
+    r = run_snakelab(
+        "classic", "bench", "-a", "greedy", "-W", "6", "-H", "6", "-n", "2", "-j", "1", f"--store={equals}"
+    )
+    assert r.returncode == 0, r.stderr
+    assert equals.exists()
+    # A verb's own --store stays its own: results list reads the store it names.
+    listed = run_snakelab("results", "list", "--store", store)
+    assert listed.returncode == 0 and "classic" in listed.stdout, listed.stderr
+
+
+def test_the_results_help_names_the_store_variable_the_store_reads():
+    from snakelab.cli import results
+    from snakelab.harness.store import STORE_ENV
+
+    assert results.STORE_ENV == STORE_ENV

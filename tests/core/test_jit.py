@@ -1,5 +1,6 @@
 """The numba shim: kernels keep their signatures and their on-disk cache."""
 
+import inspect
 import os
 import subprocess
 import sys
@@ -39,3 +40,47 @@ def test_a_moved_kernel_compiles_once_then_loads_from_the_cache(tmp_path):
     assert run() == ("True", 0, 1)
     assert run() == ("True", 1, 0)
     assert any(p.suffix == ".nbi" and p.name.startswith("celltree.feasible") for p in tmp_path.rglob("*"))
+
+
+CLOCK = """
+import time
+from snakelab.core.jit import jit, monotonic
+
+
+@jit
+def read() -> float:
+    return monotonic()
+
+before = time.perf_counter()
+t = read()
+after = time.perf_counter()
+print(before <= t <= after, sum(read.stats.cache_hits.values()), sum(read.stats.cache_misses.values()))
+"""
+
+
+def test_the_compiled_clock_reads_perf_counter_and_is_cached(tmp_path):
+    """A kernel reading :func:`monotonic` compiles in the first process and loads in the next."""
+    module = tmp_path / "clock_probe.py"
+    module.write_text(CLOCK)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+
+    def run():
+        out = subprocess.run(
+            [sys.executable, str(module)], check=False, env=env, capture_output=True, text=True, timeout=600
+        )
+        assert out.returncode == 0, out.stderr
+        within, hits, misses = out.stdout.split()
+        return within, int(hits), int(misses)
+
+    assert run() == ("True", 0, 1)
+    assert run() == ("True", 1, 0)
+
+
+def test_the_searches_read_no_clock_in_object_mode():
+    # An object-mode block is compiled again in every process (numba cannot cache it),
+    # which made every arena run with a searching agent compile and say so.
+    from snakelab.games.arena import mcts, survival, voronoi
+
+    for kernel in (voronoi._ab, mcts.search, survival.alone_moves):
+        assert "objmode" not in inspect.getsource(kernel.py_func)
+        assert kernel.targetoptions.get("nogil"), kernel

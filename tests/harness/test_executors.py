@@ -87,3 +87,22 @@ def test_ctrl_c_on_a_dask_local_run_stops_it_and_leaves_no_process(tmp_path):
     else:
         os.killpg(proc.pid, signal.SIGKILL)
         pytest.fail("processes of the interrupted run are still alive")
+
+
+def test_a_refused_scheduler_port_is_reported_at_once_with_its_reason():
+    # Nothing listens on port 1 of loopback: the plain connection is refused at once, so
+    # the message says so rather than waiting out the Dask client's timeout.
+    with pytest.raises(ExecutorError, match=r"tcp://127\.0\.0\.1:1 \(Connection refused\)"):
+        make_executor("dask://127.0.0.1:1", 1)
+
+
+def test_the_cli_reports_a_refused_scheduler_in_one_line(tmp_path):
+    from tests.cli_helpers import run_snakelab
+
+    r = run_snakelab(
+        "--store", "off", "classic", "bench", "-a", "greedy", "-W", "6", "-H", "6", "-n", "2",
+        "--executor", "dask://127.0.0.1:1",
+    )  # fmt: skip
+    assert r.returncode == 2, r.stderr
+    (line,) = r.stderr.strip().splitlines()
+    assert line.startswith("error: cannot reach the Dask scheduler at tcp://127.0.0.1:1 (Connection refused)")

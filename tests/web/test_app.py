@@ -447,3 +447,13 @@ def test_hextris_notice_names_the_key_pressed(client: TestClient) -> None:
         "E (rotate clockwise) is not legal now; ignored",
         "Q (rotate counter-clockwise) is not legal now; ignored",
     )
+
+
+def test_built_in_agents_of_a_live_game_think_within_the_pace() -> None:
+    from snakelab.web.live import DEFAULT_BUDGET_S, MIN_BUDGET_S, think_budget
+
+    # Four agents deciding a 50 ms arena step share less than the step, one after another.
+    each = think_budget(20.0, 4).time_s
+    assert each is not None and 4 * each < 1 / 20
+    assert think_budget(0.1, 1).time_s == DEFAULT_BUDGET_S  # a slow pace: no longer than a benchmark's second
+    assert think_budget(500.0, 4).time_s == MIN_BUDGET_S  # a fast one: still a first search depth

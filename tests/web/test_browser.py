@@ -452,3 +452,34 @@ def test_results_page_measures_a_snakgame_bench_by_score(page: Any, replay_dir: 
     assert by_agent["snakgame.editorial"]["score ratio"] == "1.000 × snakgame.editorial"
     assert by_agent["snakgame.greedy"]["score ratio"].endswith("× snakgame.editorial")
     assert page.js_errors == []
+
+
+def label_pace(page: Any) -> float:
+    """The pace the page's speed label says, in steps per second."""
+    return float(page.text_content("#fps-label"))
+
+
+@pytest.mark.parametrize("game_id", ["classic", "blind", "arena", "snakgame", "hextris"])
+def test_each_default_line_up_plays_at_the_pace_its_label_shows(page: Any, server: LiveServer, game_id: str) -> None:
+    # The game as a newcomer starts it: pick it, keep the seats the page offers, Start.
+    page.goto(server.url + f"/?game={game_id}")
+    page.wait_for_selector(READY)
+    page.click("#start")
+    wait_step(page, 3)
+    # Steps shown per second, as a person watching would count them over three seconds.
+    t0, s0 = time.monotonic(), board_step(page)
+    time.sleep(3.0)
+    t1, s1 = time.monotonic(), board_step(page)
+    shown = (s1 - s0) / (t1 - t0)
+    said = label_pace(page)
+    ended = page.get_attribute("#board", "data-ended") == "1"
+    assert not ended, "the game ended while its pace was measured; give it a bigger board"
+    # Tolerant, so that a loaded machine does not fail it: the label and what the page shows
+    # agree within a factor of two (a label saying 10 over a game creeping at 0.3 does not).
+    assert said / 2 <= shown <= said * 2, f"{game_id}: the label says {said} steps/s, the page shows {shown:.2f}"
+    # And the game keeps roughly the pace it was asked for (the slider; arena's own pace):
+    # its built-in agents think within the time a step has.
+    asked = float(page.input_value("#fps"))
+    assert shown >= asked / 4, f"{game_id}: asked {asked} steps/s, the page shows {shown:.2f}"
+    assert page.is_hidden("#error"), page.text_content("#error")
+    assert page.js_errors == []

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -116,3 +121,53 @@ def test_replay_show_reads_a_truncated_replay_to_its_last_step(replay_dir: Path,
     assert at.exit_code == 0 and "step 2/4" in at.stdout
     # verify still refuses it: a truncated file is not a finished game.
     assert CliRunner().invoke(app, ["replay", "verify", str(cut)]).exit_code != 0
+
+
+def test_serve_says_when_its_replay_folder_does_not_exist(
+    served: list[dict[str, Any]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["serve"])  # the default, ./replays, is not there
+    assert result.exit_code == 0, result.output
+    line = " ".join(result.output.split())
+    assert "does not exist; recording a game creates it" in line and "replays from" not in line
+    (tmp_path / "replays").mkdir()
+    result = CliRunner().invoke(app, ["serve"])
+    assert f"replays from {tmp_path / 'replays'}" in " ".join(result.output.split())
+
+
+def test_serve_refuses_a_replay_folder_that_is_a_file(served: list[dict[str, Any]], tmp_path: Path) -> None:
+    (tmp_path / "r").write_text("")
+    result = CliRunner().invoke(app, ["serve", "--replays", str(tmp_path / "r")])
+    assert result.exit_code == 2 and "is not a folder" in result.output
+    assert served == []
+
+
+def test_sigterm_stops_the_server_with_exit_code_143(tmp_path: Path) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as probe:
+        port = probe.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from snakelab.cli import main; main()", "serve", "--port", str(port)],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while True:  # until the server answers
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "the server did not start"
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 143, err
+    assert "Traceback" not in err

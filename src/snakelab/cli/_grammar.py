@@ -10,7 +10,10 @@ failed (a replay that does not match, a judged program that is not OK, a solutio
 stops with an error); 2 bad usage or input (an unknown, conflicting or ignored option, a
 bad value, a file that is missing, malformed or cannot be written); 130 interrupted with
 Ctrl-C (what finished is kept; the message says how to resume); 141 standard
-output closed by its reader (``snakelab ... | head``), as a shell tool killed by SIGPIPE.
+output closed by its reader (``snakelab ... | head``), as a shell tool killed by SIGPIPE;
+143 stopped by SIGTERM (``kill PID``), which every verb takes as it takes Ctrl-C. The
+codes above 128 are 128 plus the signal's number, as shells report a command the
+signal killed.
 
 **No silent options.** An option that the chosen mode would ignore is refused with
 :func:`refuse_given`, naming what applies instead; a ``--game`` string of another game is
@@ -23,19 +26,21 @@ import dataclasses
 import inspect
 import typing
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 from rich.console import Console
 from typer.core import TyperCommand, TyperGroup
 
 from snakelab.core.errors import ConfigError
-from snakelab.core.game import Game
+
+if TYPE_CHECKING:
+    from snakelab.core.game import Game
 
 OptionsT = TypeVar("OptionsT")
 
 #: Exit codes shared by every verb (see the module docstring).
-OK, CHECK_FAILED, USAGE, INTERRUPTED, PIPE_CLOSED = 0, 1, 2, 130, 141
+OK, CHECK_FAILED, USAGE, INTERRUPTED, PIPE_CLOSED, TERMINATED = 0, 1, 2, 130, 141, 143
 
 EXIT_CODES: tuple[tuple[int, str], ...] = (
     (OK, "success"),
@@ -45,7 +50,15 @@ EXIT_CODES: tuple[tuple[int, str], ...] = (
      "a file that is missing, malformed or cannot be written"),
     (INTERRUPTED, "interrupted (Ctrl-C): finished work is kept and the message says how to resume"),
     (PIPE_CLOSED, "standard output was closed by its reader (a pipe into head, say)"),
+    (TERMINATED, "stopped by SIGTERM (kill PID): as Ctrl-C, finished work is kept and the message says how to resume"),
 )  # fmt: skip
+
+
+def interrupt_code(exc: BaseException) -> int:
+    """The exit code of a command stopped by ``exc``: :data:`TERMINATED` for SIGTERM, else :data:`INTERRUPTED`."""
+    from snakelab.harness.parallel import Terminated
+
+    return TERMINATED if isinstance(exc, Terminated) else INTERRUPTED
 
 
 def exit_codes_markdown() -> str:
@@ -74,6 +87,19 @@ class PipeClosed(Exception):  # noqa: N818 - a condition, not a fault
     """Standard output was closed by its reader; :func:`snakelab.cli.main` exits 141."""
 
 
+class Interrupted(Exception):  # noqa: N818 - a condition, not a fault
+    """Ctrl-C or SIGTERM stopped the command; :func:`snakelab.cli.main` exits with :attr:`code`.
+
+    typer turns a ``KeyboardInterrupt`` into exit code 130 whatever raised it, so
+    :class:`Group` carries it past typer as this, with the code its signal gives
+    (:func:`interrupt_code`: 143 for SIGTERM).
+    """
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
 class CliConsole(Console):
     """The CLI's rich console: a closed standard output ends the command with exit code 141.
 
@@ -92,7 +118,8 @@ class Group(TyperGroup):
 
     It also lets a closed standard output (``BrokenPipeError``) reach
     :func:`snakelab.cli.main` as :class:`PipeClosed`, which typer would otherwise turn
-    into exit code 1, the code of a failed check.
+    into exit code 1, the code of a failed check, and an interrupt as
+    :class:`Interrupted`, which typer would turn into 130 even for SIGTERM.
     """
 
     def invoke(self, ctx: Any) -> Any:
@@ -101,6 +128,8 @@ class Group(TyperGroup):
             return super().invoke(ctx)
         except BrokenPipeError:
             raise PipeClosed from None
+        except KeyboardInterrupt as exc:
+            raise Interrupted(interrupt_code(exc)) from None
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         """Render the help (flags first lose their type label)."""
@@ -223,10 +252,12 @@ __all__ = [
     "CliConsole",
     "Command",
     "Group",
+    "Interrupted",
     "PipeClosed",
     "exit_codes_markdown",
     "game_of",
     "given",
+    "interrupt_code",
     "option_name",
     "options_command",
     "refuse_given",

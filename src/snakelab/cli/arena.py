@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -33,11 +33,11 @@ from snakelab.cli.common import (
     run_matches,
 )
 from snakelab.core.errors import ConfigError, SnakelabError
-from snakelab.core.game import Agent, Budget
-from snakelab.core.registry import format_spec, make_agent
-from snakelab.harness.arena_bot import WAIT_NOTICE_S, WaitStatus, watch_waits
-from snakelab.harness.match import MatchResult, play
-from snakelab.harness.tournament import summarise, tournament_specs
+
+if TYPE_CHECKING:  # the verbs import what they use: `arena --help` loads no game or harness code
+    from snakelab.core.game import Agent
+    from snakelab.harness.arena_bot import WaitStatus
+    from snakelab.harness.match import MatchResult
 
 NAME = "arena"
 app = typer.Typer(
@@ -273,6 +273,11 @@ app.command("run", cls=_SeatsCommand, hidden=True)(play_cmd)
 
 
 def _play(seats: list[tuple[str, str]], o: PlayOptions) -> None:
+    from snakelab.core.game import Budget
+    from snakelab.core.registry import make_agent
+    from snakelab.harness.arena_bot import watch_waits
+    from snakelab.harness.match import play
+
     check_writable(o.replay)
     from snakelab.harness.arena_bot import BotAgent, BotOptions
 
@@ -358,6 +363,8 @@ def _play(seats: list[tuple[str, str]], o: PlayOptions) -> None:
 
 
 def _show_wait(status: WaitStatus | None) -> None:
+    from snakelab.harness.arena_bot import WAIT_NOTICE_S
+
     """Say on standard error which bot a lockstep game waits for (once per answer)."""
     if status is not None and status.waited_s < WAIT_NOTICE_S + 0.5:
         err_console.print(f"[yellow]{status.describe()}…[/]", highlight=False)
@@ -365,6 +372,8 @@ def _show_wait(status: WaitStatus | None) -> None:
 
 def bot_ref(bot: str, timeout: float | None, run_dir: str, python: str) -> tuple[str, str]:
     """(label, agent string) of a tournament entry: a built-in name or a bot file."""
+    from snakelab.core.registry import format_spec, make_agent
+
     p = Path(bot)
     if p.suffix in (".py", ".jar") or (p.exists() and p.is_file()):
         params: dict[str, Any] = {"path": str(p.resolve()), "lockstep": True}
@@ -432,6 +441,9 @@ def tournament_cmd(ctx: typer.Context, o: ManyOptions) -> None:
 
 
 def _many(ctx: typer.Context, o: ManyOptions, *, rotate: bool) -> tuple[list[dict[str, Any]], str, int, float, float]:
+    from snakelab.harness.arena_bot import watch_waits
+    from snakelab.harness.tournament import summarise, tournament_specs
+
     """Run a bench or tournament: (rows per entry, game string, games played, wall seconds, move budget ms)."""
     bots, games, seed = o.bots, o.games, o.seed
     if games < 1:

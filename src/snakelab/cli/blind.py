@@ -19,7 +19,7 @@ from typing import Annotated, Any
 
 import typer
 
-from snakelab.cli._grammar import options_command, refuse_given
+from snakelab.cli._grammar import interrupt_code, options_command, refuse_given
 from snakelab.cli.common import (
     EXECUTOR_HELP,
     LiveView,
@@ -32,8 +32,6 @@ from snakelab.cli.common import (
     run_matches,
 )
 from snakelab.core.errors import ConfigError, SnakelabError
-from snakelab.harness.executors import make_executor
-from snakelab.harness.parallel import mapper, sigterm_as_interrupt
 
 NAME = "blind"
 app = typer.Typer(
@@ -417,6 +415,8 @@ def sweep_cmd(ctx: typer.Context, o: SweepOptions) -> None:
         o.plot,
     )
     from snakelab.games.blind.sweep import check_options, count_grids, default_checkpoint, run_sweep
+    from snakelab.harness.executors import make_executor
+    from snakelab.harness.parallel import mapper, sigterm_as_interrupt
 
     try:
         if no_checkpoint:
@@ -457,10 +457,10 @@ def sweep_cmd(ctx: typer.Context, o: SweepOptions) -> None:
                 on_start=started,
                 on_chunk=lambda: prog.advance(task),
             )
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         where = f"; finished chunks are kept in {path}, run the same command to resume" if path else ""
         err_console.print(f"interrupted{where}")
-        raise typer.Exit(130) from None
+        raise typer.Exit(interrupt_code(exc)) from None
     except SnakelabError as exc:
         fail(str(exc))
     finally:

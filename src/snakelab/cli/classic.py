@@ -6,17 +6,16 @@ import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from snakelab.analysis.classic import fill_table, plot_fill
 from snakelab.cli._grammar import options_command
 from snakelab.cli.common import EXECUTOR_HELP, LiveView, check_writable, console, fail, print_json, run_matches
 from snakelab.core.errors import SnakelabError
-from snakelab.core.registry import format_spec, make, make_agent
-from snakelab.harness.match import MatchResult, MatchSpec, play
-from snakelab.harness.run import match_seeds
+
+if TYPE_CHECKING:
+    from snakelab.harness.match import MatchResult
 
 NAME = "classic"
 app = typer.Typer(help="Snake on a walled board: play live, benchmark agents.", no_args_is_help=True)
@@ -29,6 +28,8 @@ def agent_ref(name: str) -> str:
 
 def game_string(width: int, height: int, tail_rule: str, start_length: int) -> str:
     """The canonical game string for these options (defaults left out)."""
+    from snakelab.core.registry import format_spec
+
     params: dict[str, object] = {"width": width, "height": height}
     if tail_rule != "lenient":
         params["tail_rule"] = tail_rule
@@ -49,6 +50,9 @@ def play_cmd(
     replay: Path | None = typer.Option(None, "--replay", help="Write a replay file."),
 ) -> None:
     """Play one game live in the terminal and print the result."""
+    from snakelab.core.registry import make, make_agent
+    from snakelab.harness.match import play
+
     check_writable(replay)
     try:
         game = make(game_string(width, height, tail_rule, start_length))
@@ -139,6 +143,11 @@ def bench_cmd(ctx: typer.Context, o: BenchOptions) -> None:
         o.as_json,
         o.plot,
     )
+    from snakelab.analysis.classic import fill_table, plot_fill
+    from snakelab.core.registry import make, make_agent
+    from snakelab.harness.match import MatchSpec
+    from snakelab.harness.run import match_seeds
+
     check_writable(plot)
     if games < 1:
         fail("--games must be ≥ 1")

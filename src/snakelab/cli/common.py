@@ -7,10 +7,10 @@ import os
 import shlex
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -20,19 +20,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from snakelab.cli._grammar import CliConsole
 from snakelab.core.errors import SnakelabError
 from snakelab.core.game import Event, State
-from snakelab.core.registry import game_entry
-from snakelab.harness.executors import make_executor
-from snakelab.harness.match import MatchResult, MatchSpec
-from snakelab.harness.parallel import sigterm_as_interrupt, worker_count
-from snakelab.harness.run import RunHooks, run_many
-from snakelab.harness.store import (
-    STORE_ENV,
-    Store,
-    StoreError,
-    default_store_path,
-    parse_run_id,
-    run_stored,
-)
+
+if TYPE_CHECKING:
+    from snakelab.harness.match import MatchResult, MatchSpec
 
 console: Console = CliConsole()
 err_console: Console = CliConsole(stderr=True)
@@ -162,6 +152,8 @@ class LiveView:
     """
 
     def __init__(self, game_id: str, fps: float) -> None:
+        from snakelab.core.registry import game_entry
+
         entry = game_entry(game_id)
         if entry.render is None:
             raise SnakelabError(f"{game_id} has no terminal renderer")
@@ -208,6 +200,7 @@ def run_matches(
     show_progress: bool = True,
     run_seed: int | None = None,
     store: bool | str | os.PathLike[str] = True,
+    play: Callable[[MatchSpec], MatchResult] | None = None,
 ) -> list[MatchResult]:
     """Run matches for a CLI verb: progress bar, executor choice, results in spec order.
 
@@ -228,6 +221,8 @@ def run_matches(
         store: True for the default store (``$SNAKELAB_STORE``, else the user's data
             folder; ``SNAKELAB_STORE=off`` disables it), a path
             for another store, False to store nothing.
+        play: What plays one match (None: an in-process match; see
+            :func:`~snakelab.harness.run.run_many`).
 
     Raises:
         UnknownRunError: for an unknown ``resume`` id.
@@ -235,6 +230,11 @@ def run_matches(
         StoreError: if ``resume`` is given while storing is disabled.
         ConfigError, ExecutorError: for a bad worker count or a bad or unreachable executor.
     """
+    from snakelab.harness.executors import make_executor
+    from snakelab.harness.parallel import sigterm_as_interrupt, worker_count
+    from snakelab.harness.run import RunHooks, run_many
+    from snakelab.harness.store import STORE_ENV, Store, StoreError, default_store_path, parse_run_id, run_stored
+
     worker_count(jobs)  # a bad --jobs is an error before the progress bar, not inside it
     path: Path | None
     if store is True:
@@ -249,7 +249,8 @@ def run_matches(
         ex = make_executor(executor, jobs)
         try:
             with sigterm_as_interrupt(), progress_bar(len(specs), label, enabled=show_progress) as prog:
-                return run_many(specs, ex, jobs=jobs or None, on_result=lambda _r: advance(prog))
+                extra = {} if play is None else {"play": play}
+                return run_many(specs, ex, jobs=jobs or None, on_result=lambda _r: advance(prog), **extra)
         finally:
             if ex is not None:
                 ex.shutdown(cancel_futures=True)
@@ -284,6 +285,7 @@ def run_matches(
                             on_start=started,
                             on_result=lambda _r: advance(prog),
                             on_note=lambda note: err_console.print(f"[yellow]note:[/] {note}"),
+                            play=play,
                         ),
                     )
                 except KeyboardInterrupt:

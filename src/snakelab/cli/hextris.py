@@ -5,9 +5,10 @@ replayed lock by lock in the terminal (``--agent human`` plays it with the keys)
 ``bench`` is ``solve`` under the shared verb name: every seed of the problems given,
 per-problem scores and a total, the solution file as its store (``--out``, ``--resume``).
 
-Why one module over 400 lines: these are the verbs of one command group, sharing the
-problem and solver options and their checks; split, each verb's file would import the
-others'.
+Why one module: it is the one command group of one game (``snakelab hextris``), as every
+game has its own; its verbs share the problem loading, the error reporting and the
+solution files, and the long parts (``solve``'s worker tasks and Ctrl-C handling, the
+terminal replay of ``show`` and ``play``) serve those verbs alone.
 """
 
 from __future__ import annotations
@@ -20,13 +21,13 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
-from snakelab.cli._grammar import USAGE, options_command, refuse_given
+from snakelab.cli._grammar import CHECK_FAILED, INTERRUPTED, USAGE, interrupt_code, options_command, refuse_given
 from snakelab.cli.common import (
     EXECUTOR_HELP,
     advance,
@@ -38,20 +39,10 @@ from snakelab.cli.common import (
     progress_bar,
 )
 from snakelab.core.errors import CodecError, ConfigError, IllegalActionError, SnakelabError
-from snakelab.games.hextris.codec import (
-    Problem,
-    SolutionEntry,
-    find_problems_dir,
-    format_solutions,
-    load_problem,
-    load_problem_id,
-    load_solutions,
-)
-from snakelab.games.hextris.render import board_text
-from snakelab.games.hextris.rules import IGNORED_CHARS, Sim, char_command
-from snakelab.games.hextris.scoring import PHRASES, ProblemScore, power_score, score_problem
-from snakelab.harness.executors import make_executor
-from snakelab.harness.parallel import parallel_map, sigterm_as_interrupt
+
+if TYPE_CHECKING:
+    from snakelab.games.hextris.codec import Problem, SolutionEntry
+    from snakelab.games.hextris.rules import Sim
 
 NAME = "hextris"
 app = typer.Typer(
@@ -63,6 +54,8 @@ PROBLEMS_HELP = "Directory of problem_K.json files (default: $SNAKELAB_ICFP2015_
 
 
 def _problems_dir(problems: Path | None) -> Path:
+    from snakelab.games.hextris.codec import find_problems_dir
+
     try:
         return problems if problems is not None else find_problems_dir()
     except CodecError as exc:
@@ -70,6 +63,8 @@ def _problems_dir(problems: Path | None) -> Path:
 
 
 def _load(pid: int, problems: Path | None) -> Problem:
+    from snakelab.games.hextris.codec import load_problem_id
+
     return load_problem_id(pid, _problems_dir(problems))
 
 
@@ -95,11 +90,16 @@ def score_cmd(
     """Score solutions exactly as the official scorer: per seed and per problem.
 
     A malformed file, an unknown problem or a bad problem file gives a one-line message
-    on standard error (exit code 2, bad input) and everything else is still scored. When several
+    on standard error (exit code 2, bad input) and everything else is still scored. A
+    solution that stops with an error (a seed the problem lacks, a character outside the
+    alphabet, a repeated placement) is scored up to the error, and the command exits 1. When several
     entries (in one file or across files) give the same problem and seed, the last one
     is scored, as the contest's server kept the last submission, and each replaced
     entry is named in a warning.
     """
+    from snakelab.games.hextris.codec import load_solutions
+    from snakelab.games.hextris.scoring import ProblemScore, score_problem
+
     entries: list[SolutionEntry] = []
     problems_failed = False
     first_seen: dict[tuple[int, int], str] = {}
@@ -145,10 +145,18 @@ def score_cmd(
             console.print(f"total over {len(results)} problems: {sum(r.score for r in results)}")
     if problems_failed:
         raise typer.Exit(USAGE)
+    stopped = [(r.problem_id, sd.seed) for r in results for sd in r.seeds if sd.error]
+    if stopped:
+        # Scored as the contest scored them (up to the error), but the check failed.
+        games = ", ".join(f"problem {p} seed {sd}" for p, sd in stopped[:5]) + (" …" if len(stopped) > 5 else "")
+        _warn(f"{len(stopped)} solution(s) stop with an error: {games}")
+        raise typer.Exit(CHECK_FAILED)
 
 
 def _solve_game(task: tuple[Problem, int, str, float]) -> SolutionEntry:
     """Solve one game (a problem and one of its seeds) with the chosen solver."""
+    from snakelab.games.hextris.codec import SolutionEntry
+    from snakelab.games.hextris.scoring import PHRASES
     from snakelab.games.hextris.solver import SEED_PHRASES, solve_champion, solve_seed_method
 
     prob, seed, agent, seconds = task
@@ -161,6 +169,7 @@ def _solve_game(task: tuple[Problem, int, str, float]) -> SolutionEntry:
 
 def _solve_spec_game(task: tuple[Problem, int, str]) -> SolutionEntry:
     """Solve one game with a recorded solver spec; the tag records spec, CPU seconds, score."""
+    from snakelab.games.hextris.codec import SolutionEntry
     from snakelab.games.hextris.solver_spec import SolverSpec, solve_spec
 
     prob, seed, text = task
@@ -178,6 +187,7 @@ def _solve_task(task: tuple[Problem, int, str, float, str | None]) -> SolutionEn
 
 def _specs_from(path: Path, probs: dict[int, Problem]) -> dict[tuple[int, int], str]:
     """The solver spec recorded in ``path``'s tag for each (problem, seed) it holds."""
+    from snakelab.games.hextris.codec import load_solutions
     from snakelab.games.hextris.solver_spec import parse_tag
 
     try:
@@ -261,6 +271,11 @@ def solve_cmd(ctx: typer.Context, o: SolveOptions) -> None:
         o.out,
         o.resume,
     )
+    from snakelab.games.hextris.codec import format_solutions, load_solutions
+    from snakelab.games.hextris.scoring import score_problem
+    from snakelab.harness.executors import make_executor
+    from snakelab.harness.parallel import parallel_map, sigterm_as_interrupt
+
     check_writable(out)
     spec_texts: dict[tuple[int, int], str] = {}
     if spec is not None or spec_from is not None:
@@ -323,6 +338,7 @@ def solve_cmd(ctx: typer.Context, o: SolveOptions) -> None:
     # cut short would be lost anyway, and compiled code must not be interrupted mid-call.
     # The pool, its workers and both kinds of stop are the harness's parallel map.
     stop = threading.Event()
+    stopped_by: BaseException | None = None
     try:
         pool = make_executor(executor, jobs) if todo else None
     except SnakelabError as exc:
@@ -348,8 +364,9 @@ def solve_cmd(ctx: typer.Context, o: SolveOptions) -> None:
             for _, entry in games_done:
                 finished(entry)
                 advance(prog)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         stop.set()
+        stopped_by = exc
     finally:
         signal.signal(signal.SIGINT, previous)
         if pool is not None:
@@ -358,7 +375,7 @@ def solve_cmd(ctx: typer.Context, o: SolveOptions) -> None:
     if written < len(games):
         kept = f"; {written} of {len(games)} games are in {out}, add --resume to finish" if out else ""
         err_console.print(f"interrupted{kept}")
-        raise typer.Exit(130)
+        raise typer.Exit(INTERRUPTED if stopped_by is None else interrupt_code(stopped_by))
     total = 0
     for pid, prob in probs.items():
         res = score_problem(prob, [done[(pid, s)] for s in dict.fromkeys(prob.source_seeds)])
@@ -380,6 +397,8 @@ app.command("bench", help=BENCH_HELP)(solve_cmd)
 
 def _replay_frames(prob: Problem, seed: int, solution: str) -> tuple[list[tuple[Sim, str]], str | None]:
     """Snapshots after every lock (and the final one), plus the error that stopped play, if any."""
+    from snakelab.games.hextris.rules import Sim, char_command
+
     sim = Sim(prob, seed)
     frames: list[tuple[Sim, str]] = [(sim.clone(), "")]
     err = None
@@ -403,6 +422,9 @@ def _replay_frames(prob: Problem, seed: int, solution: str) -> tuple[list[tuple[
 
 
 def _frame_text(prob: Problem, seed: int, sim: Sim, prefix: str) -> Text:
+    from snakelab.games.hextris.render import board_text
+    from snakelab.games.hextris.scoring import power_score
+
     power, _ = power_score(prefix)
     head = (
         f"problem {prob.id} seed {seed}  units locked {sim.index}/{len(sim.sequence)}  "
@@ -435,6 +457,9 @@ def show_cmd(
     problems: Path | None = typer.Option(None, "--problems", help=PROBLEMS_HELP),
 ) -> None:
     """Draw a problem's board as a hex layout, or replay a solution on it."""
+    from snakelab.games.hextris.codec import load_problem, load_solutions
+    from snakelab.games.hextris.rules import Sim
+
     try:
         prob = load_problem(problem) if not problem.isdigit() else _load(int(problem), problems)
     except CodecError as exc:
@@ -517,6 +542,9 @@ def play_cmd(
     With ``--agent human`` you play it with the keys (or characters piped on standard
     input), and every move is drawn as you make it.
     """
+    from snakelab.games.hextris.codec import SolutionEntry, format_solutions
+    from snakelab.games.hextris.scoring import score_problem
+
     check_writable(out)
     try:
         if agent not in ("champion", "seed", "human"):
@@ -567,6 +595,10 @@ def play_cmd(
 
 def _play_human(prob: Problem, problem: int, seed: int, out: Path | None) -> None:
     """The keys game of ``play --agent human``."""
+    from snakelab.games.hextris.codec import SolutionEntry, format_solutions
+    from snakelab.games.hextris.rules import IGNORED_CHARS, Sim, char_command
+    from snakelab.games.hextris.scoring import power_score
+
     sim = Sim(prob, seed)
     typed: list[str] = []
     interactive = sys.stdin.isatty()

@@ -34,7 +34,8 @@ do anything about it.
 A malformed or missing problem file, or a phrase with characters that are not commands,
 is reported on standard error and skipped; the other files are still solved with the
 other phrases. Exit status 1 if anything was skipped, 2 for a bad option, 130 when
-interrupted (Ctrl-C or SIGTERM; nothing is printed on standard output then).
+interrupted with Ctrl-C and 143 when stopped by SIGTERM (nothing is printed on standard
+output then), as every ``snakelab`` verb.
 
 This module is imported by the program's entry point only: it is no ``snakelab``
 sub-command (it defines no ``app``).
@@ -45,14 +46,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import math
-import multiprocessing
 import os
 import signal
 import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import NoReturn
 
@@ -70,7 +69,6 @@ from snakelab.games.hextris.contest import (
 )
 from snakelab.games.hextris.rules import CHAR_TO_COMMAND
 from snakelab.games.hextris.scoring import PHRASES
-from snakelab.harness.parallel import parallel_map
 
 PROG = "play_icfp2015"
 
@@ -78,7 +76,10 @@ PROG = "play_icfp2015"
 WORKER_GRACE_S = 0.3
 
 INTERRUPTED = 130
-"""Exit status after Ctrl-C or SIGTERM (128 + SIGINT, as shells report it)."""
+"""Exit status after Ctrl-C (128 + SIGINT, as shells report it)."""
+
+TERMINATED = 143
+"""Exit status after SIGTERM (128 + SIGTERM)."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -158,7 +159,10 @@ def run(argv: Sequence[str] | None = None, start: float | None = None) -> int:
     failed = False
     phrases: list[str] = []
     for p in args.phrases if args.phrases is not None else PHRASES:
-        if not p or any(ch.lower() not in CHAR_TO_COMMAND for ch in p):
+        if not p:
+            sys.stderr.write("error: phrase '' is empty; not used\n")
+            failed = True
+        elif any(ch.lower() not in CHAR_TO_COMMAND for ch in p):
             sys.stderr.write(f"error: phrase {p!r} has characters that are not commands; not used\n")
             failed = True
         elif p not in phrases:
@@ -231,6 +235,11 @@ def solve(games: list[Game], phrases: tuple[str, ...], end: float | None, worker
         # In this process: the share keeps the run's end by itself, game by game.
         results.update(solve_part(tasks[0]))
         return results
+    # (Imported here: a run on one core loads no process pool.)
+    from concurrent.futures.process import BrokenProcessPool
+
+    from snakelab.harness.parallel import parallel_map
+
     # A forked worker flushes the buffers it inherits when it ends: empty them first.
     sys.stdout.flush()
     sys.stderr.flush()
@@ -245,7 +254,7 @@ def solve(games: list[Game], phrases: tuple[str, ...], end: float | None, worker
     return results
 
 
-def _interrupted(_signum: int, _frame: object) -> None:
+def _interrupted(signum: int, _frame: object) -> None:
     """Ctrl-C or SIGTERM: stop the solving processes and leave at once, with one line.
 
     Leaving from the handler itself, rather than raising into whatever runs (an
@@ -254,11 +263,13 @@ def _interrupted(_signum: int, _frame: object) -> None:
     written only at the end. ``os.write``, because the interrupted code may be inside
     a write to ``sys.stderr`` itself.
     """
-    for child in multiprocessing.active_children():
+    # No import in a signal handler: without multiprocessing loaded there is no worker.
+    mp = sys.modules.get("multiprocessing")
+    for child in mp.active_children() if mp is not None else ():
         with contextlib.suppress(OSError):
             child.terminate()
     os.write(2, f"{PROG}: interrupted\n".encode())
-    os._exit(INTERRUPTED)
+    os._exit(TERMINATED if signum == signal.SIGTERM else INTERRUPTED)
 
 
 def main() -> NoReturn:
@@ -268,7 +279,7 @@ def main() -> NoReturn:
     orderly teardown with the compiled kernels loaded takes close to half a second on a
     loaded machine, time the limit has to cover and nothing needs. Ctrl-C or SIGTERM
     stops the run with one line on standard error, nothing on standard output and exit
-    status 130, and no solving process outlives it.
+    status 130 (SIGTERM: 143), and no solving process outlives it.
     """
     signal.signal(signal.SIGINT, _interrupted)
     signal.signal(signal.SIGTERM, _interrupted)

@@ -9,8 +9,6 @@ import typer
 
 from snakelab.cli.common import console, err_console, fail
 from snakelab.core.errors import IllegalActionError, ReplayMismatchError, SnakelabError
-from snakelab.core.registry import game_entry
-from snakelab.core.replay import read_replay, states, verify
 
 NAME = "replay"
 app = typer.Typer(help="Show or verify replay files (JSON lines) of any game.", no_args_is_help=True)
@@ -25,6 +23,8 @@ def verify_cmd(file: Path = typer.Argument(..., help="Replay file to re-simulate
     be read as a replay (missing, unreadable, malformed, truncated, or of a game this
     snakelab does not know), so a script can tell a bad replay from a missing file.
     """
+    from snakelab.core.replay import verify
+
     try:
         n = verify(file)
     except (ReplayMismatchError, IllegalActionError) as exc:
@@ -47,6 +47,9 @@ def show_cmd(
     that step, ``e`` the end, ``q`` quits. Without a terminal the final state is shown.
     A truncated file (a crashed or killed run) is shown up to its last complete step.
     """
+    from snakelab.core.registry import game_entry
+    from snakelab.core.replay import read_replay, states
+
     try:
         rep = read_replay(file, allow_truncated=True)
         entry = game_entry(rep.game)

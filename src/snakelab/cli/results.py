@@ -7,14 +7,20 @@ import io
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from snakelab.cli.common import console, err_console, fail, print_json
 from snakelab.core.errors import SnakelabError
-from snakelab.harness.match import MatchResult
-from snakelab.harness.ratings import AgentRating, rate
-from snakelab.harness.store import STORE_ENV, Store, default_store_path, open_store, parse_run_id
+
+if TYPE_CHECKING:
+    from snakelab.harness.match import MatchResult
+    from snakelab.harness.ratings import AgentRating
+    from snakelab.harness.store import Store
+
+#: harness.store.STORE_ENV, written out: the help of these verbs loads no store code.
+STORE_ENV = "SNAKELAB_STORE"
 
 NAME = "results"
 app = typer.Typer(
@@ -30,6 +36,8 @@ STORE_HELP = f"Results store file (default: ${STORE_ENV}, else results.sqlite in
 
 def _open(store: Path | None) -> Store:
     """Open an existing store (reading never creates one)."""
+    from snakelab.harness.store import STORE_ENV, default_store_path, open_store
+
     path = store if store is not None else default_store_path()
     if path is None:
         fail(f"the results store is disabled (${STORE_ENV}=off); give --store FILE")
@@ -79,6 +87,8 @@ def show_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
 ) -> None:
     """Show one run: what it was, and each agent's results with 95 % intervals."""
+    from snakelab.harness.ratings import rate
+
     try:
         with _open(store) as db:
             info = db.run(run_id)
@@ -161,7 +171,7 @@ def export_cmd(
     store: Path | None = typer.Option(None, "--store", help=STORE_HELP),
 ) -> None:
     """Export the matches of a run in match order (CSV by default)."""
-    from snakelab.harness.store import result_to_json
+    from snakelab.harness.store import parse_run_id, result_to_json
 
     try:
         with _open(store) as db:
@@ -209,6 +219,8 @@ def ratings_cmd(
     ranking: longest length, then kills). Single-player agents are compared on the
     same match seeds (benches run with the same --seed), duplicate-bridge style.
     """
+    from snakelab.harness.ratings import rate
+
     wanted = [*(run_ids or []), *(runs or [])]
     try:
         with _open(store) as db:

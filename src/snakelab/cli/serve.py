@@ -27,6 +27,14 @@ def check_listen(host: str, port: int) -> None:
         fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
 
 
+def replays_note(replays: Path) -> str:
+    """Where the replay page reads, as the start-up line says it: a folder that exists, or none yet."""
+    if replays.is_dir():
+        return f"replays from {replays.resolve()}"
+    # The first game recorded from the live page creates it (the replay writer makes its folders).
+    return f"no replays yet: {replays.resolve()} does not exist; recording a game creates it"
+
+
 def register(app: typer.Typer) -> None:
     """Add the top-level ``serve`` command to the ``snakelab`` app."""
 
@@ -74,9 +82,11 @@ def register(app: typer.Typer) -> None:
             fail(f"--allow-origin: {exc}")
         if bots is not None and not bots.is_dir():
             fail(f"--bots: {bots} is not a folder")
+        if replays.exists() and not replays.is_dir():
+            fail(f"--replays: {replays} is not a folder")
         check_listen(host, port)
         shown = f"[{host}]" if ":" in host else host
-        typer.echo(f"snakelab viewer on http://{shown}:{port}/  (replays from {replays.resolve()}; Ctrl-C stops)")
+        typer.echo(f"snakelab viewer on http://{shown}:{port}/  ({replays_note(replays)}; Ctrl-C stops)")
         if not is_loopback(host):
             where = "every network interface" if is_wildcard(host) else host
             typer.echo(

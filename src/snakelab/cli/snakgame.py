@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from snakelab.cli._grammar import game_of, refuse_given
 from snakelab.cli.common import EXECUTOR_HELP, LiveView, check_writable, console, fail, print_json, run_matches
 from snakelab.core.errors import SnakelabError
-from snakelab.core.registry import format_spec, make_agent
-from snakelab.games.snakgame.rules import Game, State
-from snakelab.harness.match import MatchResult, MatchSpec, play
-from snakelab.harness.run import match_seeds
+
+if TYPE_CHECKING:
+    from snakelab.harness.match import MatchResult, MatchSpec
 
 NAME = "snakgame"
 app = typer.Typer(
@@ -33,6 +32,8 @@ def agent_ref(name: str) -> str:
 
 def game_string(file_type: int, rows: int | None, cols: int | None, game: str | None) -> str:
     """The game string for the options: ``--game`` as given, a custom grid, or a contest type."""
+    from snakelab.core.registry import format_spec
+
     if game is not None:
         return game
     if rows is not None or cols is not None:
@@ -69,6 +70,10 @@ def play_cmd(
     The grid is a contest file (``--type``), a custom grid (``--rows``/``--cols``) or a
     full game string (``--game``): one of the three.
     """
+    from snakelab.core.registry import make_agent
+    from snakelab.games.snakgame.rules import State
+    from snakelab.harness.match import play
+
     check_writable(replay)
     try:
         _grid_options(ctx, game, rows, cols)
@@ -121,6 +126,8 @@ def judge_cmd(
     unreadable move, a time-out or a crash ends the file (score 0) with a message; the
     exit code is then 1.
     """
+    from snakelab.games.snakgame.rules import Game
+
     check_writable(replay)
     from snakelab.harness.snakgame_judge import run_judge
 
@@ -158,22 +165,19 @@ def judge_cmd(
         raise typer.Exit(1)
 
 
-@app.command("client")
-def client_cmd(
-    agent: str = typer.Option("champion", "--agent", "-a", help="Agent name, e.g. editorial."),
-    seed: int = typer.Option(0, "--seed", "-s", help="Seed for the agent's own randomness."),
-) -> None:
-    """Speak the contest protocol on stdin/stdout with a built-in agent (one game)."""
-    from snakelab.games.snakgame.codec import run_client
+@app.command("client", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def client_cmd(ctx: typer.Context) -> None:
+    """Speak the contest protocol on stdin/stdout: the lean contest program (``--help`` for its options).
 
-    try:
-        ref = agent_ref(agent)
-        ag = make_agent(ref)
-        run_client(ag, ref, sys.stdin, sys.stdout, seed=seed)
-    except SnakelabError as exc:
-        fail(str(exc))
-    except BrokenPipeError:
-        fail("the judge closed the connection")
+    ``snakelab snakgame client`` reaches :func:`snakelab.games.snakgame.contest.main`
+    before this command line is even loaded (see :func:`snakelab.cli.main`); this verb
+    is the same program for callers that run the app in-process.
+    """
+    from snakelab.games.snakgame.contest import main as contest_main
+
+    code = contest_main(list(ctx.args))
+    if code:
+        raise typer.Exit(code)
 
 
 @app.command("replay")
@@ -184,6 +188,7 @@ def replay_cmd(
     """Show one position of a (possibly huge) snakgame replay, re-simulated without keeping frames."""
     from snakelab.core.replay import read_replay, states
     from snakelab.games.snakgame.render import to_rich
+    from snakelab.games.snakgame.rules import State
 
     try:
         rep = read_replay(file)
@@ -208,6 +213,10 @@ def bench_specs(agent: str, files: int, seed: int, game: str | None) -> list[Mat
 
     The first half of the files are type 1 and the rest type 2, unless ``game`` fixes the game.
     """
+    from snakelab.core.registry import format_spec
+    from snakelab.harness.match import MatchSpec
+    from snakelab.harness.run import match_seeds
+
     seeds = match_seeds(seed, files)
     specs = []
     for i, s in enumerate(seeds):
@@ -222,73 +231,108 @@ def bench_cmd(
     files: int = typer.Option(20, "--files", "-n", help="Test files: the first half type 1, the rest type 2."),
     seed: int = typer.Option(1, "--seed", "-s", help="Run seed (file seeds derive from it)."),
     game: str | None = typer.Option(None, "--game", help="Play every file on this game string instead."),
+    judged: bool = typer.Option(
+        True,
+        "--judged/--in-process",
+        help="Play each file as a contest program through the judge, with --time-limit CPU seconds "
+        "(the default), or in-process without a time limit.",
+    ),
+    time_limit: float = typer.Option(
+        4.0, "--time-limit", help="Judged files: CPU seconds of the program per file (the contest's: 4)."
+    ),
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0: all cores)."),
     executor: str | None = typer.Option(None, "--executor", help=EXECUTOR_HELP),
     resume: str | None = typer.Option(None, "--resume", help="Continue a stored run (its id)."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
 ) -> None:
-    """Play the seeded test files and compare the total with ``editorial`` on the same files."""
+    """Play the seeded test files and compare the total with ``editorial`` on the same files.
+
+    By default each file is judged as the contest judged it: the agent's contest program
+    (``snakelab snakgame client``) runs through the judge with ``--time-limit`` CPU
+    seconds, and a file scores 0 unless its verdict is OK. The editorial's figure is its
+    in-process score on the same file (no time limit). ``--in-process`` plays the agent
+    in-process too.
+    """
+    from snakelab.core.registry import make_agent
+    from snakelab.harness.match import MatchSpec
+    from snakelab.harness.snakgame_judge import judged_seat, play_bench_match
+
     if files < 1:
         fail("--files must be ≥ 1")
+    if time_limit <= 0:
+        fail("--time-limit must be > 0")
     try:
         ref = agent_ref(agent)
         make_agent(ref)
         if game is not None:
             game_of("snakgame", game)
         base = "snakgame.editorial"
-        mine = bench_specs(ref, files, seed, game)
+        seat = judged_seat(ref, time_limit) if judged else ref
+        mine = bench_specs(seat, files, seed, game)
         specs = list(mine)
-        if ref != base:
+        if seat != base:
             specs += [MatchSpec(s.game, (base,), s.seed, index=files + i) for i, s in enumerate(mine)]
         # Longest files first, so the pool is not left waiting on one big file at the end.
         order = sorted(range(len(specs)), key=lambda i: -("type=2" in specs[i].game))
         t0 = time.perf_counter()
         results = run_matches(
             [specs[i] for i in order],
-            f"snakgame {ref} on {files} files",
+            f"snakgame {seat} on {files} files",
             executor=executor,
             jobs=jobs,
             resume=resume,
             run_seed=seed,
+            play=play_bench_match if judged else None,
         )
         wall = time.perf_counter() - t0
     except SnakelabError as exc:
         fail(str(exc))
     by_index: dict[int, MatchResult] = {specs[i].index: r for i, r in zip(order, results, strict=True)}
-    summary = summarise(ref, files, by_index, ref == base)
+    summary = summarise(seat, files, by_index, seat == base)
+    if judged:
+        summary["time_limit_s"] = time_limit
     if as_json:
         print_json(summary)
         return
     from rich.table import Table
 
-    table = Table(title=f"{ref} on {files} files, seed {seed} ({wall:.0f} s)")
-    for col in ("file", "game", "grid", "score", "editorial", "ratio", "first snake", "snakes", "seconds"):
-        table.add_column(col, justify="right" if col not in ("game",) else "left")
+    table = Table(title=f"{seat} on {files} files, seed {seed} ({wall:.0f} s)")
+    cols = ["file", "game", "grid"] + (["verdict"] if judged else [])
+    cols += ["score", "editorial", "ratio", "CPU s" if judged else "seconds", "first snake", "snakes"]
+    for col in cols:
+        table.add_column(col, justify="left" if col in ("game", "verdict") else "right")
     for row in summary["per_file"]:  # type: ignore[attr-defined]
-        table.add_row(
-            str(row["file"]),
-            row["game"],
-            f"{row['rows']}×{row['cols']}",
+        cells = [str(row["file"]), row["game"], f"{row['rows']}×{row['cols']}"]
+        cells += [row["verdict"]] if judged else []
+        cells += [
             f"{row['score']:,}",
             f"{row['editorial']:,}",
             f"{row['score'] / row['editorial']:.2f}" if row["editorial"] else "-",
+            f"{row['cpu_s']:.2f}" if judged else f"{row['seconds']:.1f}",
             str(row["first"]),
             str(row["snakes"]),
-            f"{row['seconds']:.1f}",
-        )
+        ]
+        table.add_row(*cells)
     console.print(table)
     ratio = summary["ratio_to_editorial"]
-    console.print(
-        f"[bold]total {summary['total']:,}[/]  ratio to editorial "
-        + (f"{ratio:.3f}" if isinstance(ratio, float) else "-")
+    line = f"[bold]total {summary['total']:,}[/]  ratio to editorial " + (
+        f"{ratio:.3f}" if isinstance(ratio, float) else "-"
     )
+    if judged:
+        line += f"  ({summary['ok']} of {files} files judged OK, {time_limit:g} s CPU limit)"
+    console.print(line)
 
 
 def summarise(agent: str, files: int, by_index: dict[int, MatchResult], is_base: bool) -> dict[str, object]:
-    """The bench figures (the ``--json`` object: agent, files, total, per_file, ratio_to_editorial)."""
+    """The bench figures (the ``--json`` object: agent, files, total, per_file, ratio_to_editorial, ok).
+
+    Judged files add ``verdict`` and ``cpu_s`` (the program's CPU seconds) per file, and
+    ``ok`` counts the files judged OK (in-process files all count).
+    """
     per_file = []
     total = 0
     base_total = 0
+    ok = 0
     for i in range(files):
         r = by_index[i]
         b = r if is_base else by_index[files + i]
@@ -297,25 +341,29 @@ def summarise(agent: str, files: int, by_index: dict[int, MatchResult], is_base:
         base = int(b.outcome.details["score"])
         total += score
         base_total += base
-        per_file.append(
-            {
-                "file": i,
-                "game": r.game,
-                "seed": r.seed,
-                "rows": d["rows"],
-                "cols": d["cols"],
-                "score": score,
-                "editorial": base,
-                "first": d["first"],
-                "longest": d["longest"],
-                "snakes": d["snakes"],
-                "seconds": round(r.wall_s, 2),
-            }
-        )
+        verdict = str(d.get("verdict", "OK"))
+        ok += verdict == "OK"
+        row: dict[str, object] = {
+            "file": i,
+            "game": r.game,
+            "seed": r.seed,
+            "rows": d["rows"],
+            "cols": d["cols"],
+            "score": score,
+            "editorial": base,
+            "first": d["first"],
+            "longest": d["longest"],
+            "snakes": d["snakes"],
+            "seconds": round(r.wall_s, 2),
+        }
+        if "verdict" in d:
+            row.update(verdict=verdict, cpu_s=d["cpu_s"], message=d.get("message"))
+        per_file.append(row)
     return {
         "agent": agent,
         "files": files,
         "total": total,
         "per_file": per_file,
         "ratio_to_editorial": total / base_total if base_total else None,
+        "ok": ok,
     }

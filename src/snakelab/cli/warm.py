@@ -23,40 +23,56 @@ so a later run starts at once. ``make run`` and ``make test`` call ``snakelab wa
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 import typer
 
 NOTICE = "compiling kernels, first run only"
 
-_installed: list[Any] = []
+_installed: list[int] = []
 
 
 def install_compile_notice() -> None:
     """Print :data:`NOTICE` on standard error once, when this command first compiles a kernel.
 
-    Safe to call more than once (later calls do nothing). Costs one listener
-    registration; nothing is printed on a warm cache.
+    Safe to call more than once (later calls do nothing). Costs no import: a verb that
+    never loads numba (every ``--help``, ``results``, ``replay``) pays nothing, and the
+    listener is registered when numba is first imported, in this process or in a forked
+    worker (:class:`_AfterImport`). Nothing is printed on a warm cache.
     """
     if _installed:
         return
-    import multiprocessing
-
-    from numba.core import event
-
-    flag = multiprocessing.Value("b", 0)  # shared with forked workers: one line per command
+    # One byte in a pipe that forked workers share: whoever reads it first says the line,
+    # so it appears once per command whichever process compiles first.
+    token, end = os.pipe()
+    os.write(end, b"!")
+    os.close(end)
+    os.set_blocking(token, False)
+    _installed.append(token)
     owner = os.getpid()
+    if "numba" in sys.modules:
+        _listen(token, owner)
+    else:
+        sys.meta_path.insert(0, _AfterImport("numba", lambda: _listen(token, owner)))
+
+
+def _listen(token: int, owner: int) -> None:
+    """Register the ``numba:compile`` listener that prints the notice (see :func:`install_compile_notice`)."""
+    from numba.core import event
 
     class _Notice(event.Listener):
         def on_start(self, event: Any) -> None:
             del event
-            with flag.get_lock():
-                if flag.value:
-                    return
-                flag.value = 1
+            try:
+                if not os.read(token, 1):
+                    return  # said already
+            except (BlockingIOError, OSError):
+                return
             if os.getpid() == owner:
                 # Through sys.stderr, so a progress bar on screen keeps its place.
                 sys.stderr.write(NOTICE + "\n")
@@ -68,12 +84,42 @@ def install_compile_notice() -> None:
         def on_end(self, event: Any) -> None:
             del event
 
-    listener = _Notice()
-    event.register("numba:compile", listener)  # type: ignore[no-untyped-call]
-    _installed.append(listener)
+    event.register("numba:compile", _Notice())  # type: ignore[no-untyped-call]
 
 
-def warm_kernels(*, verbose: bool = False) -> float:
+class _AfterImport:
+    """A ``sys.meta_path`` finder that runs ``then()`` once module ``name`` has been imported.
+
+    It finds nothing itself: it asks the other finders for the module's spec and wraps the
+    loader's ``exec_module``, then leaves ``sys.meta_path``.
+    """
+
+    def __init__(self, name: str, then: Callable[[], None]) -> None:
+        self.name = name
+        self.then = then
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
+        """The spec of ``name`` from the other finders, its loader made to call ``then``."""
+        del path, target  # the other finders search again
+        if fullname != self.name:
+            return None
+        if self in sys.meta_path:
+            sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(fullname)
+        loader = getattr(spec, "loader", None)
+        if loader is None or not hasattr(loader, "exec_module"):
+            return spec
+        run = loader.exec_module
+
+        def exec_module(module: Any) -> None:
+            run(module)
+            self.then()
+
+        loader.exec_module = exec_module
+        return spec
+
+
+def warm_kernels(*, verbose: bool = False, on_part: Callable[[str, float | None], None] | None = None) -> float:
     """Compile (or load from numba's cache) the kernels of every game, in this process.
 
     Plays one tiny game or evaluation with each agent or evaluator that uses compiled
@@ -82,16 +128,23 @@ def warm_kernels(*, verbose: bool = False) -> float:
 
     Args:
         verbose: Print each part and its seconds on standard error.
+        on_part: Called with a game's name and None as its part starts, and with its
+            name and seconds when it ends (the progress display of ``snakelab warm``).
 
     Returns:
         Seconds spent.
     """
     t0 = time.monotonic()
     for name, part in _PARTS:
+        if on_part is not None:
+            on_part(name, None)
         t = time.monotonic()
         part()
+        seconds = time.monotonic() - t
+        if on_part is not None:
+            on_part(name, seconds)
         if verbose:
-            sys.stderr.write(f"{name}: {time.monotonic() - t:.1f} s\n")
+            sys.stderr.write(f"{name}: {seconds:.1f} s\n")
     return time.monotonic() - t0
 
 
@@ -107,6 +160,17 @@ def _snakgame() -> None:
     from snakelab.harness.match import play
 
     play(make("snakgame(type=0,rows=8,cols=9)"), [make_agent("snakgame.champion")], 1)
+    play(make("snakgame(type=0,rows=8,cols=9)"), [make_agent("snakgame.editorial")], 1)
+    # The contest program's own turn kernel (snakelab snakgame client).
+    import numpy as np
+
+    from snakelab.games.snakgame.policy import ChampionParams, new_memory, play_turn, start_snake
+
+    occ = np.zeros(12, np.uint8)
+    p = new_memory(3, 4, 12, 0, ChampionParams())
+    mark, queue = np.zeros(12, np.int64), np.empty(48, np.int32)
+    start_snake(occ, p, mark, queue)
+    play_turn(occ, p, mark, queue, -1)
 
 
 def _arena() -> None:
@@ -148,8 +212,29 @@ def register(app: typer.Typer) -> None:
     def warm_cmd(
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing (errors excepted)."),
     ) -> None:
-        """Compile every game's kernels now, so later runs start at once (make run and make test call it)."""
+        """Compile every game's kernels now, so later runs start at once (make run and make test call it).
+
+        Shows which game is compiling and a line per game with its seconds (a first run on
+        a machine takes a minute or more; a warm cache, a second or two).
+        """
         install_compile_notice()
-        seconds = warm_kernels(verbose=not quiet)
-        if not quiet:
-            sys.stderr.write(f"kernels ready ({seconds:.1f} s)\n")
+        if quiet:
+            warm_kernels()
+            return
+        from snakelab.cli.common import advance, err_console, progress_bar
+
+        with progress_bar(len(_PARTS), "kernels") as prog:
+            task = prog.task_ids[0]
+
+            def show(name: str, seconds: float | None) -> None:
+                if seconds is None:
+                    prog.update(task, description=f"kernels: {name}")
+                    if not err_console.is_terminal:  # no live bar: say what is being compiled
+                        err_console.print(f"{name}…", highlight=False)
+                else:
+                    err_console.print(f"{name}: {seconds:.1f} s", highlight=False)
+                    advance(prog)
+
+            seconds = warm_kernels(on_part=show)
+            prog.update(task, description="kernels")
+        err_console.print(f"kernels ready ({seconds:.1f} s)", highlight=False)

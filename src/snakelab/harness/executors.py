@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import signal
+import socket
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future
@@ -107,6 +108,34 @@ def _import_distributed() -> Any:
     return distributed
 
 
+PROBE_S = 2.0
+"""Longest wait for the scheduler's port to accept a plain connection before Dask tries it."""
+
+
+def _probe(address: str, timeout_s: float) -> None:
+    """Fail at once if nothing accepts connections at a ``tcp://`` scheduler address.
+
+    A Dask client retries a refused connection for its whole timeout; a plain connection
+    attempt says in milliseconds that nothing listens there (or in :data:`PROBE_S` that
+    the host does not answer). Other protocols are left to Dask.
+    """
+    scheme, sep, rest = address.partition("://")
+    if sep and scheme != "tcp":
+        return
+    host, _, port = (rest if sep else address).rpartition(":")
+    host = host.strip("[]")
+    if not host or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host, int(port)), timeout=min(PROBE_S, timeout_s)).close()
+    except OSError as exc:
+        why = "timed out" if isinstance(exc, TimeoutError) else (exc.strerror or str(exc))
+        raise ExecutorError(
+            f"cannot reach the Dask scheduler at tcp://{host}:{port} ({why}); "
+            "is `dask scheduler` running there and the port open?"
+        ) from None
+
+
 def dask_executor(address: str | None, jobs: int = 0, *, timeout_s: float = 10.0) -> DaskExecutor:
     """Connect to a Dask scheduler, or start a local cluster.
 
@@ -120,6 +149,8 @@ def dask_executor(address: str | None, jobs: int = 0, *, timeout_s: float = 10.0
         ExecutorError: if Dask is not installed, the scheduler cannot be reached or
             the local cluster does not start.
     """
+    if address is not None:
+        _probe(address, timeout_s)  # before importing Dask: a refused port is known at once
     distributed = _import_distributed()
     if address is None:
         n = worker_count(jobs)

@@ -29,11 +29,14 @@ class RunHooks:
         on_result: Called with every newly played result as it arrives.
         on_note: Called with remarks for the user (e.g. that a resumed run continues
             with its stored plan although some agent parameters differ).
+        play: What plays one match, passed to :func:`run_many` (None: its default,
+            an in-process match).
     """
 
     on_start: Callable[[int, int], None] | None = None
     on_result: Callable[[MatchResult], None] | None = None
     on_note: Callable[[str], None] | None = None
+    play: Callable[[MatchSpec], MatchResult] | None = None
 
 
 def match_seeds(run_seed: int, count: int) -> list[int]:
@@ -47,6 +50,7 @@ def run_many(
     *,
     jobs: int | None = None,
     on_result: Callable[[MatchResult], None] | None = None,
+    play: Callable[[MatchSpec], MatchResult] = run_match,
 ) -> list[MatchResult]:
     """Play every match and return the results in spec order.
 
@@ -56,10 +60,13 @@ def run_many(
             works too); by default a local process pool of ``jobs`` workers.
         jobs: Worker count for the default pool (1 runs in this process).
         on_result: Called in this process as each result arrives (progress bars).
+        play: What plays one match in a worker: :func:`~snakelab.harness.match.run_match`,
+            or another picklable function of a spec (a judged contest program:
+            :func:`~snakelab.harness.snakgame_judge.judge_match`).
     """
     spec_list = [s if s.index else _with_index(s, i) for i, s in enumerate(specs)]
     out: list[MatchResult | None] = [None] * len(spec_list)
-    for i, res in parallel_map(run_match, spec_list, executor, jobs=jobs):
+    for i, res in parallel_map(play, spec_list, executor, jobs=jobs):
         out[i] = res
         if on_result is not None:
             on_result(res)

@@ -54,7 +54,7 @@ from snakelab.core.game import JSON, Event, Outcome
 from snakelab.core.game import State as AnyState
 from snakelab.games.snakgame.codec import format_header
 from snakelab.games.snakgame.rules import EXIT, Game, State, parse_move
-from snakelab.harness.match import Match, OwnRules
+from snakelab.harness.match import Match, MatchResult, MatchSpec, OwnRules
 from snakelab.harness.process import WALL_GUARD_MULTIPLE, ExternalProcess, ProcessLimits, wall_guard_s
 
 #: Longest line accepted from a program (a move is under 40 characters).
@@ -389,3 +389,85 @@ def run_judge(
         cpu_limit_s=time_limit,
         wall_limit_s=guard,
     )
+
+
+#: Agent strings of judged seats start with this: ``judged:snakgame.champion(time_limit=4)``.
+JUDGED_PREFIX = "judged:"
+
+
+def judged_seat(agent: str, time_limit: float) -> str:
+    """The agent string of ``agent``'s contest program judged with a ``time_limit`` CPU limit."""
+    return f"{JUDGED_PREFIX}{agent}(time_limit={time_limit:g})"
+
+
+def contest_command(agent: str, time_limit: float) -> list[str]:
+    """The contest program of a built-in agent: ``snakelab snakgame client``, as its own process."""
+    import sys
+
+    name = agent.removeprefix("snakgame.")
+    return [
+        sys.executable,
+        "-m",
+        "snakelab.games.snakgame.contest",
+        "--agent",
+        name,
+        "--time-limit",
+        f"{time_limit:g}",
+    ]
+
+
+def judge_match(spec: MatchSpec) -> MatchResult:
+    """Play one bench file through the judge (a worker's task; see :func:`judged_seat`).
+
+    The seat ``judged:<agent>(time_limit=T)`` runs ``agent``'s contest program
+    (:func:`contest_command`) under a CPU limit of T seconds. The result is an ordinary
+    match result whose details add ``verdict``, ``cpu_s`` and ``message`` to the game's,
+    with ``score`` 0 unless the verdict is OK, so benches and the results store treat
+    judged files like played ones.
+    """
+    from snakelab.core.registry import make, parse_spec
+
+    seat = spec.agents[0]
+    if not seat.startswith(JUDGED_PREFIX):
+        raise CodecError(f"{seat!r} is not a judged seat ({JUDGED_PREFIX}<agent>(time_limit=T))")
+    agent, params = parse_spec(seat.removeprefix(JUDGED_PREFIX))
+    limit = float(params.get("time_limit", 4))
+    game = make(spec.game)
+    if not isinstance(game, Game):
+        raise CodecError(f"{spec.game} is not a snakgame")
+    rep = run_judge(game, spec.seed, contest_command(agent, limit), time_limit=limit, agent_name=agent)
+    st = rep.state
+    assert st is not None
+    lengths = [*st.done, st.length] if st.length else list(st.done)
+    details: dict[str, JSON] = dict(rep.outcome.details) if rep.outcome is not None else {}
+    details.update(
+        score=rep.score,
+        score_so_far=rep.score_so_far,
+        verdict=rep.verdict,
+        cpu_s=round(rep.cpu_s, 3),
+        message=rep.message,
+        snakes=len(lengths),
+        first=lengths[0] if lengths else 0,
+        longest=max(lengths, default=0),
+        rows=rep.rows,
+        cols=rep.cols,
+    )
+    outcome = Outcome(termination=rep.verdict, scores=(float(rep.score),), winner=None, details=details)
+    return MatchResult(
+        game=game.info.name,
+        agents=tuple(spec.agents),
+        seed=spec.seed,
+        outcome=outcome,
+        steps=rep.moves,
+        wall_s=rep.wall_s,
+        index=spec.index,
+    )
+
+
+def play_bench_match(spec: MatchSpec) -> MatchResult:
+    """A worker's task for ``snakgame bench``: a judged seat through the judge, anything else in-process."""
+    from snakelab.harness.match import run_match
+
+    if spec.agents and spec.agents[0].startswith(JUDGED_PREFIX):
+        return judge_match(spec)
+    return run_match(spec)

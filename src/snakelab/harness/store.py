@@ -29,8 +29,7 @@ Linux), never the current folder, so a bench leaves nothing where it is run. Tha
 folder is created on first use; it is snakelab's own. ``$SNAKELAB_STORE`` (or
 ``snakelab --store PATH ...``, which sets it for one command) names another file, whose folder must
 already exist: a mistyped path is refused rather than silently creating folders.
-``off`` turns storing off for the CLI. ``snakelab results list`` prints
-the store's path.
+``off`` turns storing off for the CLI. ``snakelab results list`` prints the store's path.
 
 One module, one idea: the store's three tables and everything that reads or writes
 them — where the file lives, the JSON forms of specs and results, the run and resume
@@ -54,8 +53,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar, cast
-
-import numpy as np
 
 from snakelab.core.errors import SnakelabError
 from snakelab.core.game import JSON, Budget, Outcome
@@ -174,11 +171,15 @@ def _pack_times(times: Sequence[float]) -> str:
 
     Raw JSON floats took ~600 KB per measured 6,000-step arena game; this takes ~20 KB.
     """
+    import numpy as np  # here, not at the top: the CLI's verbs import this module and most never pack
+
     units = np.minimum(np.rint(np.asarray(times, dtype=np.float64) / _TIME_UNIT_S), 2**32 - 1)
     return base64.b64encode(zlib.compress(units.astype("<u4").tobytes(), 6)).decode("ascii")
 
 
 def _unpack_times(text: str) -> list[float]:
+    import numpy as np
+
     units = np.frombuffer(zlib.decompress(base64.b64decode(text)), dtype="<u4")
     return (units.astype(np.float64) * _TIME_UNIT_S).tolist()
 
@@ -620,7 +621,7 @@ def run_stored(
         lock = RunLock(store.path, rid)
         done = {}
     with lock:
-        return rid, _play_stored(rid, specs, done, store, executor, jobs, hooks.on_start, hooks.on_result)
+        return rid, _play_stored(rid, specs, done, store, executor, jobs, hooks)
 
 
 def _play_stored(
@@ -630,10 +631,10 @@ def _play_stored(
     store: Store,
     executor: Executor | None,
     jobs: int | None,
-    on_start: Callable[[int, int], None] | None,
-    on_result: Callable[[MatchResult], None] | None,
+    hooks: RunHooks,
 ) -> list[MatchResult]:
     """The playing part of :func:`run_stored`, under the run's lock."""
+    on_start, on_result, play = hooks.on_start, hooks.on_result, hooks.play
     if on_start is not None:
         on_start(rid, len(done))
     # Positions become the indices run_many sees, so each arriving result names its slot.
@@ -644,7 +645,8 @@ def _play_stored(
         if on_result is not None:
             on_result(result)
 
-    fresh = run_many(todo, executor, jobs=jobs, on_result=arrived) if todo else []
+    extra = {} if play is None else {"play": play}  # run_many's own default otherwise
+    fresh = run_many(todo, executor, jobs=jobs, on_result=arrived, **extra) if todo else []
     merged = dict(done)
     merged.update((r.index, r) for r in fresh)
     out = []

@@ -47,7 +47,29 @@ MAX_FPS = 500.0
 """Fastest pace a viewer may ask for; faster would only flood the browser."""
 
 DEFAULT_BUDGET_S = 1.0
-"""Per-decision time budget handed to built-in agents in live games."""
+"""The most a built-in agent of a live game thinks per decision (at slow paces)."""
+
+THINK_SHARE = 0.6
+"""Part of a step's time that the built-in agents of a live game think, together.
+
+The rest is left for the step itself, sending the frame and a busy machine, so the game
+keeps the pace the viewer sees. The agents decide one after another, so each gets its
+part of this share (:func:`think_budget`)."""
+
+MIN_BUDGET_S = 0.002
+"""The least time a built-in agent is given, however fast the pace (a search's first depth)."""
+
+
+def think_budget(fps: float, deciders: int) -> Budget:
+    """The budget of each of ``deciders`` built-in agents deciding one step at ``fps`` steps per second.
+
+    Built-in agents think within the pace the viewer plays at: a 50 ms arena step with
+    four searching agents gives each about 7 ms, not the 1 s of a benchmark, which made
+    the game advance at a third of a step a second while the page said 10.
+    """
+    share = THINK_SHARE / fps / max(1, deciders)
+    return Budget(time_s=min(DEFAULT_BUDGET_S, max(MIN_BUDGET_S, share)))
+
 
 Send = Callable[[dict[str, JSON]], Awaitable[None]]
 
@@ -288,10 +310,12 @@ class LiveSession:
         except BaseException:
             close_all(agents)
             raise
-        if humans:
-            play = HUMAN_PLAY[game.info.id]
-            # Real-time games run at their own pace when a person plays.
-            self._fps = min(MAX_FPS, play.pace(game)) if play.mode == "realtime" else settings.fps
+        play_as = HUMAN_PLAY.get(game.info.id)
+        if play_as is not None and play_as.mode == "realtime" and (humans or play_as.ms_per_step is not None):
+            # Real-time games run at their own pace when a person plays, and a game with a
+            # pace of its own (arena's milliseconds per step) starts at it when only agents
+            # play; the slider changes it from there.
+            self._fps = min(MAX_FPS, play_as.pace(game))
         else:
             self._fps = settings.fps
         self.settings = settings
@@ -329,7 +353,7 @@ class LiveSession:
                 agents,
                 settings.seed,
                 agent_names=names,
-                budget=Budget(time_s=DEFAULT_BUDGET_S),
+                budget=think_budget(self._fps, len(agents)),
                 replay=replay,
             )
             match.start()  # agents reset with the derived seeds, replay header written
@@ -356,6 +380,8 @@ class LiveSession:
             last = asyncio.get_running_loop().time()
             while not match.over:
                 last = await self._pace(last)
+                deciders = [p for p in match.waiting() if not match.external(p)]
+                match.budget = think_budget(self._fps, len(deciders))
                 for p in match.waiting():
                     if match.external(p):
                         action, waited = await self._human_action(state, p)

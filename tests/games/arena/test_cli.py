@@ -202,3 +202,59 @@ def test_bench__budget_apart_from_the_games_speed(tmp_path, monkeypatch):
     bot.write_text("print('UP')\n")
     bots = runner.invoke(app, ["arena", "bench", *[str(bot)] * 4, "-c", str(cfg), "--budget-ms", "5"])
     assert bots.exit_code == 2 and "--budget-ms does not apply" in bots.output
+
+
+@pytest.mark.slow
+def test_ten_champion_games_in_a_row_say_the_compile_notice_at_most_once(tmp_path):
+    # The notice says kernels are compiled; with every kernel cached on disk, only a
+    # first run on a cold cache may say it (a kernel compiled in every process would
+    # make every run say it).
+    (tmp_path / "snake_config.txt").write_text(SMALL)
+    said = 0
+    for seed in range(10):
+        r = _snakelab("arena", "play", "-b", "champion", "--seed", seed, "--no-view", cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+        said += r.stderr.count("compiling kernels, first run only")
+    assert said <= 1
+
+
+def _catches(pid, signum):
+    """Whether process ``pid`` has a handler for ``signum`` (Linux ``/proc``)."""
+    with open(f"/proc/{pid}/status") as fh:
+        mask = next(int(line.split()[1], 16) for line in fh if line.startswith("SigCgt:"))
+    return bool(mask >> (signum - 1) & 1)
+
+
+def test_sigterm_stops_a_game_with_exit_code_143(tmp_path):
+    # Not only the verbs that run many matches: any verb, here one long game being played.
+    import os
+    import signal
+    import subprocess
+    import time
+
+    from tests.cli_helpers import plain_env
+
+    (tmp_path / "snake_config.txt").write_text("gw 16\ngh 16\nduration 600\nspeed 20\n")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from snakelab.cli import main; main()", "arena", "play", "-b", "greedy", "--no-view"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        env=plain_env(),
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not _catches(proc.pid, signal.SIGTERM):
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "the command did not start"
+            time.sleep(0.05)
+        time.sleep(1.0)  # into the game
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 143, err
+    assert "Traceback" not in err and err.strip().splitlines()[-1] == "interrupted"

@@ -331,9 +331,9 @@ def test_killer_moves_change_the_work_not_the_value():
 
 @pytest.mark.parametrize("name", AGENTS)
 def test_an_interrupt_during_a_timed_search_stays_an_interrupt(name):
-    # The search reads the clock in a compiled kernel's object-mode block, where a
-    # Ctrl-C's KeyboardInterrupt lands; numba would report it as a SystemError, and the
-    # harness would print a traceback instead of stopping the run with its resume hint.
+    # A Ctrl-C during a timed search must stop it as a KeyboardInterrupt (had it landed in
+    # Python code a kernel runs, numba would report it as a SystemError, and the harness
+    # would print a traceback instead of stopping the run with its resume hint).
     game = make("arena(duration=60)")
     s = game.new_state(4)
     a = make_agent(name)

@@ -5,12 +5,15 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from snakelab import make, make_agent
+from snakelab.core.game import Budget
 from snakelab.core.grid import Grid
 from snakelab.games.classic.champion import CellTreeAgent, block_tables, feasible
 from snakelab.games.classic.cycles import corner_cycle
-from snakelab.games.classic.planner import N_PLANS, PLAN_LEN, PLAN_POS
+from snakelab.games.classic.planner import N_PLANS, PLAN_LEN, PLAN_POS, SAMPLES
 from snakelab.harness import MatchSpec, match_seeds, play, run_many
 
 
@@ -195,3 +198,77 @@ def test_champion__takes_over_a_longer_start_once_the_body_fits_a_cycle():
         assert res.outcome.details["won"]
         took_over += agent._ctl[N_PLANS] > 0  # verified plans were made by the cell-tree logic
     assert took_over == 4
+
+
+SEARCH = {"lookahead": 1.0, "samples": 4, "huggers": 1}
+"""Every search option of the champion switched on (small, so the tests stay quick)."""
+
+
+def _play_checking_the_invariant(w, h, rule, seed, **options):
+    """Play one game, asserting move by move: the agent holds a verified plan or the body fits a cycle."""
+    game = make(f"classic(width={w},height={h},tail_rule={rule})")
+    t = block_tables(w, h)
+    mark, parent = np.zeros(max(t.nedges, 1), np.int8), np.zeros(t.nblocks, np.int64)
+    state = game.new_state(seed)
+    agent = CellTreeAgent(**options)
+    agent.reset(game.info, 0, seed)
+    moves = []
+    while not state.is_over():
+        holds_plan = agent._ctl[PLAN_LEN] > agent._ctl[PLAN_POS]
+        body = np.array(list(state.body), np.int64)
+        fits = feasible(body, len(body), t, mark, parent)
+        assert holds_plan or fits, f"{w}×{h} {rule} seed {seed} step {state.steps}: infeasible body without a plan"
+        moves.append(agent.act(state, None))
+        state.apply([moves[-1]])
+    assert state.outcome().details["won"], (w, h, rule, seed, state.outcome().termination)
+    return moves
+
+
+EVEN_BOARDS = [(w, h) for w in range(2, 11, 2) for h in range(2, 11, 2)]
+
+
+@pytest.mark.parametrize("rule", ["lenient", "strict"])
+@pytest.mark.parametrize(("w", "h"), EVEN_BOARDS, ids=[f"{w}x{h}" for w, h in EVEN_BOARDS])
+def test_champion_search__keeps_the_safety_invariant_on_every_board_size(w, h, rule):
+    _play_checking_the_invariant(w, h, rule, w * 31 + h, **SEARCH)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    w=st.sampled_from([2, 4, 6, 8]),
+    h=st.sampled_from([2, 4, 6, 8]),
+    rule=st.sampled_from(["lenient", "strict"]),
+    seed=st.integers(0, 10**6),
+    lookahead=st.sampled_from([0.0, 0.5, 2.0]),
+    samples=st.integers(1, 6),
+    huggers=st.integers(0, 2),
+    variants=st.sampled_from([4, 8]),
+)
+def test_champion_search__safety_property(w, h, rule, seed, lookahead, samples, huggers, variants):
+    """Any mix of search settings on any small even board, either rule: the invariant holds and the game is won."""
+    options = {"lookahead": lookahead, "samples": samples, "huggers": huggers, "variants": variants}
+    _play_checking_the_invariant(w, h, rule, seed, **options)
+
+
+def test_champion_search__is_deterministic_for_a_seed():
+    assert _play_checking_the_invariant(8, 8, "strict", 11, **SEARCH) == _play_checking_the_invariant(
+        8, 8, "strict", 11, **SEARCH
+    )
+
+
+def test_champion_search__settings_reach_the_agent_by_name():
+    agent = make_agent("classic.champion(lookahead=1.5,samples=3,huggers=2)")
+    assert isinstance(agent, CellTreeAgent)
+    assert (agent.lookahead, agent.samples, agent.huggers) == (1.5, 3, 2)
+
+
+def test_champion_search__a_node_budget_sets_the_samples_per_move():
+    game = make("classic(width=6,height=6)")
+    state = game.new_state(2)
+    agent = CellTreeAgent(lookahead=1.0, samples=5)
+    agent.reset(game.info, 0, 2)
+    agent.act(state, Budget(nodes=3))
+    assert agent._ctl[SAMPLES] == 3
+    state.apply([agent.act(state, None)])
+    agent.act(state, None)
+    assert agent._ctl[SAMPLES] == 5

@@ -14,6 +14,7 @@ from snakelab.games.hextris.solver import (
     SEED_WEIGHTS,
     Solution,
     _random_passes,
+    _RandomPasses,
     beam_plan,
     embed,
     prepare,
@@ -67,9 +68,8 @@ def test_random_weight_passes_only_improve_and_their_scores_are_exact(problems):
     text = embed(prep, seed, plan, PHRASES, None, 1, overlaps=True)
     start = Solution(text, score_seed(p, seed, text).score, 1, 0.0)
     deadline = time.monotonic() + 3.0
-    got = _random_passes(
-        prep, seed, start, (len(plan.targets), plan.move_score), CHAMPION_WEIGHTS, LOST_WEIGHT, deadline, PHRASES, 1
-    )
+    rp = _RandomPasses(CHAMPION_WEIGHTS, LOST_WEIGHT, deadline, PHRASES, 1)
+    got = _random_passes(prep, seed, start, (len(plan.targets), plan.move_score), rp)
     assert time.monotonic() < deadline + 2.0  # the deadline holds, with slack for a loaded machine
     assert got.score > start.score and got.width == 8
     assert score_seed(p, seed, got.solution).score == got.score

@@ -410,3 +410,31 @@ def test_a_board_far_beyond_the_contest_is_refused_before_allocating(tmp_path):
     )
     assert r.returncode != 0
     assert "too big" in _one_line_error(r.stderr)[0]
+
+
+@pytest.mark.parametrize(
+    ("solution", "seed", "what"),
+    [
+        ("ei!", 4242, "not one of"),  # a seed the problem lacks
+        ("ei!~", 0, ""),  # a character outside the alphabet
+    ],
+)
+def test_score_exits_1_when_a_solution_stops_with_an_error(tmp_path, solution, seed, what):
+    sols = tmp_path / "s.json"
+    sols.write_text(json.dumps([{"problemId": 6, "seed": seed, "solution": solution}]))
+    r = _run("hextris", "score", str(sols), "--problems", str(PROBLEMS), "--json")
+    assert r.returncode == 1, r.stderr  # the run finished, the check failed
+    lines = _one_line_error(r.stderr)
+    assert "1 solution(s) stop with an error" in lines[-1] and f"problem 6 seed {seed}" in lines[-1]
+    out = json.loads(r.stdout)
+    bad = next(s for s in out[0]["seeds"] if s["seed"] == seed)
+    assert bad["error"] and what in bad["error"]
+    ok = _run("hextris", "score", str(VECTORS / "official_sample_problem_6_seed_0.json"), "--problems", str(PROBLEMS))
+    assert ok.returncode == 0, ok.stderr
+
+
+def test_the_contest_program_says_an_empty_phrase_is_empty():
+    r = _run("-p", "", "-p", "Ei!", module="snakelab.cli.icfp2015")  # no problem file: nothing to solve
+    assert r.returncode == 1
+    assert _one_line_error(r.stderr) == ["error: phrase '' is empty; not used"]
+    assert json.loads(r.stdout) == []

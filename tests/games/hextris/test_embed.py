@@ -110,10 +110,8 @@ def test_exact_programme_matches_recursion_and_plays_legally(seed):
     order = _phrase_orders(tokens, len(PHRASES), set(range(len(PHRASES))), 1)[0]
     for k in range(nlocks):
         target, lcmd = int(locks[k]), int(lockcmd[k])
-        n = kn.embed_unit_dp(
-            prep.board, dl, size, prep.spawn_code(0), target, lcmd, e, tokens.cmds, tokens.lens,
-            tokens.values, tokens.after, tokens.done, tokens.slot, tokens.n_slots, out,
-        )  # fmt: skip
+        piece = kn.Piece(prep.board, dl, size, canon, e)
+        n = kn.embed_unit_dp(piece, prep.spawn_code(0), target, lcmd, tokens.table, out)
         assert n > 0
         text, value = _spell(tokens, out, n)
         tx, ty, _ = kn.decode(target, e, nx, ny)
@@ -124,10 +122,7 @@ def test_exact_programme_matches_recursion_and_plays_legally(seed):
         bonus = 300 * sum(1 for r in result.reps.values() if r)
         assert result.power_score - bonus == value
         # Never below the greedy spelling of the same placement.
-        g = kn.embed_unit(
-            prep.board, dl, size, canon, prep.spawn_code(0), target, lcmd, e, tokens.cmds, tokens.lens,
-            order, tokens.after, tokens.done, greedy_out,
-        )  # fmt: skip
+        g = kn.embed_unit(piece, prep.spawn_code(0), target, lcmd, tokens.table, order, greedy_out)
         assert value >= _spell(tokens, greedy_out, g)[1]
 
 
@@ -155,7 +150,8 @@ def test_warm_up_loads_every_kernel_the_solvers_call():
     from snakelab.games.hextris import embedding, search, solver
 
     sources = "".join(Path(m.__file__).read_text() for m in (solver, search, embedding))
-    called = set(re.findall(r"\bkn\.(\w+)\(", sources))
+    # Lower-case names: the kernels (``kn.Piece(`` and ``kn.PhraseTable(`` build their arguments).
+    called = set(re.findall(r"\bkn\.([a-z_]\w*)\(", sources))
     assert {"embed_unit", "embed_unit_dp", "bfs_locks", "evaluate_locks", "lost_cells"} <= called
     # A fresh interpreter: in this one other tests may already have run the kernels.
     code = (

@@ -17,17 +17,24 @@ def _one_line_error(r):
     return r.returncode != 0 and "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
 
-def test_bench__json_keys_and_ratio():
+@pytest.mark.parametrize("mode", ["--judged", "--in-process"])
+def test_bench__json_keys_and_ratio(mode):
     r = runner.invoke(
-        app, ["snakgame", "bench", "--agent", "greedy", "--files", "2", "--game", SMALL, "-j", "1", "--json"]
+        app, ["snakgame", "bench", "--agent", "greedy", "--files", "2", "--game", SMALL, "-j", "1", "--json", mode]
     )
     assert r.exit_code == 0, r.output
     obj = json.loads(r.stdout[r.stdout.index("{") :])
-    assert set(obj) == {"agent", "files", "total", "per_file", "ratio_to_editorial"}
-    assert obj["agent"] == "snakgame.greedy" and obj["files"] == 2 and len(obj["per_file"]) == 2
+    judged = mode == "--judged"
+    keys = {"agent", "files", "total", "per_file", "ratio_to_editorial", "ok"}
+    assert set(obj) == keys | ({"time_limit_s"} if judged else set())
+    seat = "judged:snakgame.greedy(time_limit=4)" if judged else "snakgame.greedy"
+    assert obj["agent"] == seat and obj["files"] == 2 and len(obj["per_file"]) == 2 and obj["ok"] == 2
     assert obj["total"] == sum(f["score"] for f in obj["per_file"])
     editorial = sum(f["editorial"] for f in obj["per_file"])
     assert obj["ratio_to_editorial"] == pytest.approx(obj["total"] / editorial)
+    if judged:
+        # Each file was a contest program under the judge: a verdict and its own CPU time.
+        assert all(f["verdict"] == "OK" and 0 < f["cpu_s"] < 4 for f in obj["per_file"])
 
 
 def test_judge__scores_a_program_and_writes_a_verifiable_replay(tmp_path):

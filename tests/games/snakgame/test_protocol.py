@@ -165,3 +165,19 @@ def test_judge__a_program_that_never_reads_cannot_block_it(tmp_path):
     t0 = time.monotonic()
     rep = run_judge(game, 1, [sys.executable, str(prog)], time_limit=0.5)
     assert rep.verdict == "TIMEOUT" and time.monotonic() - t0 < 30
+
+
+@pytest.mark.slow
+def test_champion_contest_program_is_judged_ok_on_the_largest_grid():
+    # The contest's largest grid (600 × 600, blocked at 1/25 as in type 2) under its 4 s
+    # CPU limit: the program's own CPU time is what counts, so machine load cannot fail it.
+    from snakelab.harness.snakgame_judge import contest_command
+
+    client = contest_command("champion", 4)
+    # A small game first: loads (or compiles and caches) the kernels outside the limit.
+    warm = run_judge(make("snakgame(type=0,rows=12,cols=14)"), 1, client)
+    assert warm.verdict == "OK", warm.message
+    rep = run_judge(make("snakgame(type=0,rows=600,cols=600)"), 2, client, time_limit=4)
+    assert (rep.rows, rep.cols) == (600, 600)
+    assert rep.verdict == "OK", rep.message
+    assert rep.cpu_s <= 4 and rep.score > 0 and rep.moves > 1000

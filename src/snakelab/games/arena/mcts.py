@@ -48,16 +48,16 @@ import time
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
-import numba
 import numpy as np
 import numpy.typing as npt
 
 from snakelab.core.errors import ConfigError
 from snakelab.core.game import BaseAgent, Budget, GameInfo
+from snakelab.core.jit import monotonic
 from snakelab.core.registry import config_from_kwargs
 from snakelab.core.rng import derive_seed
 from snakelab.games.arena import sim
-from snakelab.games.arena.clock import interruptible, now
+from snakelab.games.arena.clock import interruptible
 from snakelab.games.arena.evaluation import evaluate
 from snakelab.games.arena.rules import STRAIGHT, State
 from snakelab.games.arena.search import SearchOptions
@@ -190,7 +190,7 @@ class Tree(NamedTuple):
     work: I32
 
 
-@numba.njit(cache=True)  # without nogil: it reads the clock in object mode
+@_jit
 def search(
     root: I32, lay: I32, nbr: I32, tp: I32, iterations: int, deadline: float, prm: Params, t: Tree
 ) -> int:  # pragma: no cover - jitted
@@ -220,7 +220,7 @@ def search(
     nodes_used = 1
     max_steps = lay[L_STEPS]
     for it in range(iterations):
-        if deadline < 1.0e300 and it >= 3 and now() > deadline:
+        if deadline < 1.0e300 and it >= 3 and monotonic() > deadline:
             return it
         buf[:] = root
         node = 0

@@ -28,14 +28,14 @@ import time
 from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
-import numba
 import numpy as np
 import numpy.typing as npt
 
 from snakelab.core.errors import ConfigError
 from snakelab.core.game import Budget
+from snakelab.core.jit import monotonic
 from snakelab.games.arena import sim
-from snakelab.games.arena.clock import interruptible, now
+from snakelab.games.arena.clock import interruptible
 from snakelab.games.arena.evaluation import (
     DEAD,
     N_WEIGHTS,
@@ -56,6 +56,7 @@ from snakelab.games.arena.sim import (
     L_STEPS,
     L_W,
     NF,
+    _jit,
     greedy_dir,
     head_of,
     step,
@@ -176,7 +177,7 @@ class Limits:
     partial: bool = False
 
 
-@numba.njit(cache=True)  # without nogil: it reads the clock in object mode
+@_jit
 def alphabeta(f: Frame, ply: int, depth: int, alpha: float, beta: float) -> float:  # pragma: no cover - jitted
     """Best-reply alpha-beta to ``depth`` plies from ``f.bufs[ply]``; the root fills ``f.root_vals``.
 
@@ -275,7 +276,7 @@ def alphabeta(f: Frame, ply: int, depth: int, alpha: float, beta: float) -> floa
             j = rj[r]
             counter[C_NODES] += 1
             if counter[C_NODES] > counter[C_CAP] or (
-                deadline < 1.0e300 and (counter[C_NODES] & 3) == 0 and now() > deadline
+                deadline < 1.0e300 and (counter[C_NODES] & 3) == 0 and monotonic() > deadline
             ):
                 counter[C_ABORT] = 1
                 return 0.0

@@ -32,11 +32,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import numba
 import numpy as np
 import numpy.typing as npt
 
-from snakelab.games.arena.clock import now
+from snakelab.core.jit import monotonic
 from snakelab.games.arena.evaluation import body_free_times, race_alone
 from snakelab.games.arena.sim import (
     F_ALIVE,
@@ -201,7 +200,7 @@ class Ask(NamedTuple):
     chase: int = 0
 
 
-@numba.njit(cache=True)  # without nogil: it reads the clock in object mode
+@_jit
 def alone_moves(  # pragma: no cover - jitted
     st: I32, lay: I32, nbr: I32, me: int, ask: Ask, cap: int, work: I32, until: float
 ) -> int:
@@ -321,7 +320,7 @@ def alone_moves(  # pragma: no cover - jitted
             m = cand[4 * sp + idx[sp]]
             idx[sp] += 1
             nodes += 1
-            if nodes > cap or (until < 1.0e300 and (nodes & 63) == 0 and now() > until):
+            if nodes > cap or (until < 1.0e300 and (nodes & 63) == 0 and monotonic() > until):
                 result = -1
                 break
             if chase:

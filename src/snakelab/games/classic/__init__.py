@@ -1,15 +1,8 @@
 """classic — single-player Snake on a walled board (see :mod:`.rules`)."""
 
 from snakelab.core.registry import register_agent, register_game
-from snakelab.games.classic.agents import (
-    ChampionAgent,
-    GreedyAgent,
-    HamiltonAgent,
-    RandomAgent,
-    SafeAgent,
-    ShortcutAgent,
-)
-from snakelab.games.classic.champion import CellTreeAgent
+from snakelab.games.classic.agents import GreedyAgent, HamiltonAgent, RandomAgent, SafeAgent, ShortcutAgent
+from snakelab.games.classic.champion import CellTreeAgent, ChampionAgent
 from snakelab.games.classic.render import to_rich
 from snakelab.games.classic.rules import Action, Config, Game, State, Termination, make_game
 

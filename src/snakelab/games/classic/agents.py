@@ -14,9 +14,10 @@
 * ``hamilton-shortcut`` — the seed article's idea made safe: the perturbed-cycle
   rule. Keep the body in cycle order (tail … head along the cycle); a move may skip
   ahead along the cycle, but never past the apple. See :class:`ShortcutAgent`.
-* ``cell-tree`` / ``champion`` — the cell-tree snake that re-shapes its Hamiltonian
-  cycle around every apple (:mod:`snakelab.games.classic.champion`); on boards with an
-  odd side it plays ``hamilton-shortcut``.
+
+The champion (``cell-tree`` / ``champion``) lives in :mod:`snakelab.games.classic.champion`,
+which builds on the agents here (it hands odd boards to ``hamilton-shortcut``); this module
+does not import it, so the two never import each other.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from typing import Any
 
 from snakelab.core.game import BaseAgent, Budget, GameInfo
 from snakelab.core.grid import OPPOSITE, Grid
-from snakelab.games.classic.champion import CellTreeAgent
 from snakelab.games.classic.cycles import successor_table, zigzag_cycle
 from snakelab.games.classic.rules import Config, State
 
@@ -347,7 +347,3 @@ class ShortcutAgent(HamiltonAgent):
                 continue
             best_d, best_key = d, key
         return best_d
-
-
-class ChampionAgent(CellTreeAgent):
-    """The strongest classic agent: :class:`~snakelab.games.classic.champion.CellTreeAgent`."""

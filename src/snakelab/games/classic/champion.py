@@ -28,7 +28,9 @@ with both sides even is won under both tail rules.
 Choosing among plans: candidates come from both first moves and four BFS variants
 (which move is tried first; twanvl's "only into the parent block or a fresh block"
 rule on or off). Each BFS keeps, among the shortest paths, the one that hugs walls and
-body most; the shortest verified candidate wins. When none verifies and no plan is in
+body most; the shortest verified candidate wins. With the lookahead on, the candidate
+with the least length plus weighted expected cost of the next apple wins instead (it
+picks among verified plans only, so nothing above changes). When none verifies and no plan is in
 hand, the agent heads for the region the shortest candidate would have cut off (first
 trying a verified two-leg plan through it), else for the apple.
 
@@ -48,12 +50,32 @@ from typing import Any
 import numpy as np
 
 from snakelab.core.game import BaseAgent, Budget, GameInfo
+from snakelab.core.grid import Grid
+from snakelab.games.classic.agents import SafeAgent, ShortcutAgent
 from snakelab.games.classic.celltree import CellTables, block_tables, feasible, move_directions
-from snakelab.games.classic.planner import FROZEN, N_CTL, PLAN_LEN, PLAN_POS, Scratch, decide
+from snakelab.games.classic.cycles import corner_cycle
+from snakelab.games.classic.paths import Scratch
+from snakelab.games.classic.planner import (
+    APPLE,
+    FROZEN,
+    HEAD_SEQ,
+    HUGGERS,
+    LENGTH,
+    N_CTL,
+    PENALTY,
+    PLAN_LEN,
+    PLAN_POS,
+    SAMPLES,
+    SINCE_APPLE,
+    STRICT,
+    VARIANTS,
+    WEIGHT,
+    decide,
+)
 from snakelab.games.classic.rules import Config, State
 
 # The kernels live in celltree.py and planner.py; these names stay importable from here.
-__all__ = ["CellTables", "CellTreeAgent", "OddBoardAgent", "block_tables", "decide", "feasible"]
+__all__ = ["CellTables", "CellTreeAgent", "ChampionAgent", "OddBoardAgent", "block_tables", "decide", "feasible"]
 
 
 class OddBoardAgent(BaseAgent):
@@ -77,10 +99,6 @@ class OddBoardAgent(BaseAgent):
     def reset(self, info: GameInfo, player: int, seed: int) -> None:
         """Build the two cycles."""
         super().reset(info, player, seed)
-        from snakelab.core.grid import Grid
-        from snakelab.games.classic.agents import SafeAgent
-        from snakelab.games.classic.cycles import corner_cycle
-
         cfg: Config = info.config
         grid = Grid(cfg.width, cfg.height)
         self._safe = SafeAgent()
@@ -135,18 +153,42 @@ class CellTreeAgent(BaseAgent):
     :class:`~snakelab.games.classic.agents.ShortcutAgent`). While the body fits no
     cell-tree cycle (a longer start) the fallback moves, until it does.
 
+    The search settings (all off by default, where the agent plays the shortest verified
+    plan): ``lookahead`` > 0 scores every verified plan by its length plus ``lookahead``
+    times the expected cost of the next apple from its end position, estimated by
+    planning for ``samples`` next-apple squares spread over the free ones (a node
+    ``Budget`` overrides ``samples``); ``variants`` 8 adds the plain BFS paths to the
+    candidates and ``huggers`` adds paths that trade length for hugging walls and body.
+    The lookahead only chooses among verified plans, so the safety argument is untouched.
+
     Args:
         fallback: The agent for boards (or bodies) the scheme does not cover.
+        lookahead: Weight of the expected next-apple cost (0: shortest plan wins).
+        samples: Next-apple squares planned for per candidate plan.
+        penalty: Extra moves counted for a sampled apple with no verified plan.
+        variants: BFS variants per first move (4 or 8).
+        huggers: Candidates per first move that trade length for hugging.
     """
 
-    def __init__(self, fallback: BaseAgent | None = None) -> None:
+    def __init__(
+        self,
+        fallback: BaseAgent | None = None,
+        lookahead: float = 0.0,
+        samples: int = 8,
+        penalty: float = 10.0,
+        variants: int = 4,
+        huggers: int = 0,
+    ) -> None:
+        self.huggers = huggers
+        self.variants = variants
         self._fallback_agent = fallback
+        self.lookahead = lookahead
+        self.samples = samples
+        self.penalty = penalty
 
     def reset(self, info: GameInfo, player: int, seed: int) -> None:
         """Build the tables for this board."""
         super().reset(info, player, seed)
-        from snakelab.games.classic.agents import ShortcutAgent
-
         cfg: Config = info.config
         odd = cfg.width % 2 == 1 and cfg.height % 2 == 1
         self._fb = (
@@ -164,6 +206,7 @@ class CellTreeAgent(BaseAgent):
         # decide() takes both as plain tuples (see its docstring).
         self._tables_arg = tuple(self._tables)
         self._scratch_arg = tuple(self._scratch)
+        self._scratch2_arg = tuple(Scratch.allocate(n, self._tables.nblocks, self._tables.nedges))
         in_dir, ex_dir = move_directions(cfg.width, cfg.height)
         self._in_dir = in_dir
         self._ex_dir = ex_dir
@@ -173,6 +216,12 @@ class CellTreeAgent(BaseAgent):
         self._seqno = np.zeros(n, np.int64)
         self._plan = np.zeros(n + 1, np.int64)
         self._ctl = np.zeros(N_CTL, np.int64)
+        self._ctl[STRICT] = int(self._strict)
+        self._ctl[WEIGHT] = round(1000 * self.lookahead)
+        self._ctl[SAMPLES] = self.samples
+        self._ctl[VARIANTS] = self.variants
+        self._ctl[HUGGERS] = self.huggers
+        self._ctl[PENALTY] = round(1000 * self.penalty)
         self._head_seq = -1
         self._last_steps = -2
         self._last_target = -1
@@ -216,19 +265,23 @@ class CellTreeAgent(BaseAgent):
             # not lead to): the fallback plays until the body fits one, then we take over.
             self._last_steps = -2
             return int(self._fb.act(s, budget))
+        ctl = self._ctl
+        ctl[HEAD_SEQ] = self._head_seq
+        ctl[LENGTH] = len(s.body)
+        ctl[APPLE] = s.apple
+        ctl[SINCE_APPLE] = s.since_apple
+        # The lookahead is sized in nodes (next-apple squares planned per candidate), never
+        # by the clock, so a game is the same on any machine for a given seed.
+        ctl[SAMPLES] = budget.nodes if budget is not None and budget.nodes else self.samples
         t = decide(
             self._ring,
             self._seqno,
-            self._head_seq,
-            len(s.body),
             np.frombuffer(s.occ, np.uint8),
-            s.apple,
-            self._strict,
-            s.since_apple,
             self._plan,
-            self._ctl,
+            ctl,
             self._tables_arg,
             self._scratch_arg,
+            self._scratch2_arg,
         )
         self._last_steps = s.steps
         self._last_target = int(t)
@@ -236,3 +289,7 @@ class CellTreeAgent(BaseAgent):
         self._last_head = h
         self._last_action = self._in_dir[h] if t == self._in_list[h] else self._ex_dir[h]
         return self._last_action
+
+
+class ChampionAgent(CellTreeAgent):
+    """The strongest classic agent: :class:`CellTreeAgent` with its default settings."""

@@ -3,8 +3,11 @@
 :func:`decide` picks the square the head moves to next, in three steps:
 
 1. :func:`shortest_plan`: short paths to the apple (through either first move, four BFS
-   variants), each accepted only if the position after eating is feasible
-   (:func:`~snakelab.games.classic.celltree.end_feasible`); the shortest replaces the plan.
+   variants; optionally more, :mod:`~snakelab.games.classic.paths`), each accepted only
+   if the position after eating is feasible
+   (:func:`~snakelab.games.classic.celltree.end_feasible`); the best replaces the plan:
+   the shortest, or with the lookahead on (``WEIGHT > 0``) the one with the least length
+   plus weighted :func:`expected_cost` over the next apple.
 2. The verified plan already in hand, if none replaced it.
 3. Otherwise the position is feasible and stays so: after ``n`` steps without an apple a
    frozen spanning tree's outline is followed (progress); else a two-leg plan through the
@@ -14,17 +17,19 @@
 The agent's memory between moves is the ``plan`` array and the ``ctl`` counters, indexed
 by the named slots below. The board tables travel as a
 :class:`~snakelab.games.classic.celltree.CellTables` and the scratch arrays as a
-:class:`Scratch`; both cross into compiled code as plain tuples (see :func:`decide`).
+:class:`~snakelab.games.classic.paths.Scratch`; both cross into compiled code as plain
+tuples (see :func:`decide`).
 """
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
 from snakelab.core.jit import jit
 from snakelab.games.classic.celltree import MINUS, CellTables, end_feasible, feasible, find, spanning_tree
+from snakelab.games.classic.paths import FAR, Body, Scratch, bfs, body_copy, candidate, first_squares, plan_length
 
 # Slots of the ``ctl`` array (int64, length N_CTL) that :func:`decide` reads and updates.
 PLAN_POS = 0
@@ -41,227 +46,44 @@ N_FALLBACK = 5
 """Statistics: moves chosen only to keep the position feasible."""
 N_DETOURS = 6
 """Statistics: two-leg plans through a cut-off region adopted."""
-N_CTL = 8
+PLAN_COST = 7
+"""The expected cost after the plan in hand (milli-moves; see :func:`expected_cost`)."""
+HEAD_SEQ = 8
+"""Input: the head's move number (see :class:`Body`)."""
+LENGTH = 9
+"""Input: body length."""
+APPLE = 10
+"""Input: the apple's square."""
+STRICT = 11
+"""Input: 1 under the strict tail rule."""
+SINCE_APPLE = 12
+"""Input: steps since the last apple."""
+WEIGHT = 13
+"""Input: the lookahead's weight on the expected cost after a plan, per mille (0: shortest plan wins)."""
+SAMPLES = 14
+"""Input: how many next-apple squares the lookahead plans for (see :func:`expected_cost`)."""
+PENALTY = 15
+"""Input: the lookahead's extra cost of a next apple with no verified plan, per mille of a move."""
+VARIANTS = 16
+"""Input: BFS variants per first move in :func:`shortest_plan` (4: hugging only; 8: plain ones too)."""
+HUGGERS = 17
+"""Input: :func:`hug_path` candidates per first move (``alpha`` 1, 2, ...) in :func:`shortest_plan`."""
+N_CTL = 18
 """Length of ``ctl``."""
 
-_FAR = 1 << 30  # longer than any path
-
-
-class Scratch(NamedTuple):
-    """Work arrays of :func:`decide`, allocated once per board.
-
-    Attributes:
-        dist: Per square, BFS distance (int64, n).
-        prev: Per square, BFS parent (int64, n).
-        queue: BFS queue (int64, n + 1).
-        seq: A body being tested (int64, n + 1).
-        path: A candidate path (int64, n + 1).
-        fseq: The end body of the shortest candidate that failed (int64, n + 1).
-        vocc: Occupancy with a first leg added as virtual body (uint8, n).
-        vseq: Move numbers of that virtual body (int64, n).
-        bpar: Per block, the block the body entered it from (int64, blocks).
-        pen: Per square, the hugging cost of the BFS path (int64, n).
-        mark: Per block edge, the feasibility verdict (int8).
-        parent: Per block, union-find parent (int64, blocks).
-        tree: Per block edge, 1 if in the frozen spanning tree (int8).
-    """
-
-    dist: np.ndarray
-    prev: np.ndarray
-    queue: np.ndarray
-    seq: np.ndarray
-    path: np.ndarray
-    fseq: np.ndarray
-    vocc: np.ndarray
-    vseq: np.ndarray
-    bpar: np.ndarray
-    pen: np.ndarray
-    mark: np.ndarray
-    parent: np.ndarray
-    tree: np.ndarray
-
-    @classmethod
-    def allocate(cls, n: int, nblocks: int, nedges: int) -> Scratch:
-        """Work arrays for a board of ``n`` squares, ``nblocks`` blocks and ``nedges`` block edges."""
-        return cls(
-            dist=np.zeros(n, np.int64),
-            prev=np.zeros(n, np.int64),
-            queue=np.zeros(n + 1, np.int64),
-            seq=np.zeros(n + 1, np.int64),
-            path=np.zeros(n + 1, np.int64),
-            fseq=np.zeros(n + 1, np.int64),
-            vocc=np.zeros(n, np.uint8),
-            vseq=np.zeros(n, np.int64),
-            bpar=np.zeros(nblocks, np.int64),
-            pen=np.zeros(n, np.int64),
-            mark=np.zeros(max(nedges, 1), np.int8),
-            parent=np.zeros(nblocks, np.int64),
-            tree=np.zeros(max(nedges, 1), np.int8),
-        )
-
 
 @jit
-def bfs(
-    start: int,
-    t0: int,
-    goal: int,
-    tail_seq: int,
-    strict: bool,
-    occ: np.ndarray,
-    seqno: np.ndarray,
-    order: int,
-    avoid: int,
-    tb: CellTables,
-    sc: Scratch,
-) -> int:
-    """Time-aware BFS over the allowed moves; the number of moves from ``start`` to ``goal``.
-
-    ``start`` is reached after ``t0`` moves from now. A body square with index ``i``
-    from the tail may be entered on move ``k`` (counted from now) once the tail has
-    left it: ``i <= k - 2`` (strict) or ``i <= k - 1`` (lenient). ``order & 1`` picks
-    which move is tried first; ``order >= 2`` adds twanvl's rule (leave a block only for
-    its parent or a fresh block, by ``sc.bpar``). ``avoid`` is never entered. Paths are
-    left in ``sc.prev``. Returns -1 if the goal is not reached.
-    """
-    in_to, ex_to, blockof = tb.in_to, tb.ex_to, tb.blockof
-    dist, prev, queue, bpar = sc.dist, sc.prev, sc.queue, sc.bpar
-    n = dist.shape[0]
-    for i in range(n):
-        dist[i] = -1
-    dist[start] = 0
-    prev[start] = -1
-    if start == goal:
-        return 0
-    slack = 2 if strict else 1
-    qh = 0
-    qt = 1
-    queue[0] = start
-    while qh < qt:
-        s = queue[qh]
-        qh += 1
-        k = t0 + dist[s] + 1
-        for j in range(2):
-            t = in_to[s] if j == (order & 1) else ex_to[s]
-            if t < 0 or dist[t] >= 0 or t == avoid:
-                continue
-            if order >= 2 and j != (order & 1):
-                # twanvl's tree rule: leave a block only for its parent or a fresh block.
-                bt = blockof[t]
-                if bpar[bt] != -1 and bpar[blockof[s]] != bt:
-                    continue
-            if occ[t] and seqno[t] - tail_seq > k - slack:
-                continue
-            dist[t] = dist[s] + 1
-            prev[t] = s
-            if t == goal:
-                return dist[t]
-            queue[qt] = t
-            qt += 1
-    return -1
-
-
-@jit
-def bfs_pen(
-    start: int,
-    t0: int,
-    goal: int,
-    tail_seq: int,
-    strict: bool,
-    occ: np.ndarray,
-    seqno: np.ndarray,
-    order: int,
-    avoid: int,
-    tb: CellTables,
-    sc: Scratch,
-) -> int:
-    """Like :func:`bfs`, but among shortest paths the one that hugs walls and body most.
-
-    Entering a square costs its number of free neighbours (body squares count as free
-    once the tail will have left them); the BFS keeps, per square, the parent with
-    the least total cost (its layer is complete before it is expanded). Hugging keeps
-    the free region compact, so fewer later plans cut a region off (twanvl's idea).
-    """
-    in_to, ex_to, blockof = tb.in_to, tb.ex_to, tb.blockof
-    dist, prev, queue, bpar, pen = sc.dist, sc.prev, sc.queue, sc.bpar, sc.pen
-    n = dist.shape[0]
-    w = tb.width
-    for i in range(n):
-        dist[i] = -1
-    dist[start] = 0
-    pen[start] = 0
-    prev[start] = -1
-    if start == goal:
-        return 0
-    slack = 2 if strict else 1
-    qh = 0
-    qt = 1
-    queue[0] = start
-    found = -1
-    while qh < qt:
-        s = queue[qh]
-        qh += 1
-        if found >= 0 and dist[s] >= found:
-            break
-        k = t0 + dist[s] + 1
-        for j in range(2):
-            t = in_to[s] if j == (order & 1) else ex_to[s]
-            if t < 0 or t == avoid:
-                continue
-            if dist[t] >= 0 and dist[t] != dist[s] + 1:
-                continue
-            if order >= 2 and j != (order & 1):
-                bt = blockof[t]
-                if bpar[bt] != -1 and bpar[blockof[s]] != bt:
-                    continue
-            if occ[t] and seqno[t] - tail_seq > k - slack:
-                continue
-            x = t % w
-            y = t // w
-            h = n // w
-            free = 0
-            lim = k + 1 - slack
-            if x > 0 and not (occ[t - 1] and seqno[t - 1] - tail_seq > lim):
-                free += 1
-            if x < w - 1 and not (occ[t + 1] and seqno[t + 1] - tail_seq > lim):
-                free += 1
-            if y > 0 and not (occ[t - w] and seqno[t - w] - tail_seq > lim):
-                free += 1
-            if y < h - 1 and not (occ[t + w] and seqno[t + w] - tail_seq > lim):
-                free += 1
-            p = pen[s] + free
-            if dist[t] >= 0:
-                if p < pen[t]:
-                    pen[t] = p
-                    prev[t] = s
-                continue
-            dist[t] = dist[s] + 1
-            pen[t] = p
-            prev[t] = s
-            if t == goal:
-                found = dist[t]
-            queue[qt] = t
-            qt += 1
-    return found
-
-
-@jit
-def cut_off_square(
-    fm: int,
-    head: int,
-    apple: int,
-    tail_seq: int,
-    strict: bool,
-    occ: np.ndarray,
-    seqno: np.ndarray,
-    tb: CellTables,
-    sc: Scratch,
-) -> int:
+def cut_off_square(fm: int, apple: int, bd: Body, tb: CellTables, sc: Scratch) -> int:
     """The nearest free square in a block that the failed plan's end position (``sc.fseq[:fm]``) cuts off.
 
     Returns the apple when the failure is not a cut-off (or nothing is reachable).
     """
     in_to, ex_to, eu, ev, blockof = tb.in_to, tb.ex_to, tb.eu, tb.ev, tb.blockof
     mark, parent, dist, queue = sc.mark, sc.parent, sc.dist, sc.queue
+    occ, seqno = bd.occ, bd.seqno
+    tail_seq = bd.head_seq - bd.length + 1
+    n = dist.shape[0]
+    head = bd.ring[bd.head_seq % n]
     feasible(sc.fseq, fm, tb, mark, parent)
     for b in range(tb.nblocks):
         parent[b] = b
@@ -272,11 +94,10 @@ def cut_off_square(
             if a != b:
                 parent[a] = b
     ra = find(parent, blockof[apple])
-    n = dist.shape[0]
     for i in range(n):
         dist[i] = -1
     dist[head] = 0
-    slack = 2 if strict else 1
+    slack = 2 if bd.strict else 1
     qh = 0
     qt = 1
     queue[0] = head
@@ -299,120 +120,131 @@ def cut_off_square(
 
 
 @jit
-def _body(ring: np.ndarray, tail_seq: int, head_seq: int, seq: np.ndarray) -> int:
-    """Copy the body, tail first, into ``seq``; its length."""
-    n = ring.shape[0]
-    m = 0
-    for q in range(tail_seq, head_seq + 1):
-        seq[m] = ring[q % n]
-        m += 1
-    return m
+def expected_cost(m: int, strict: bool, look: tuple[int, float], tb: CellTables, sc: Scratch, sc2: Scratch) -> float:
+    """The expected number of moves from the end body ``sc.seq[:m]`` to the next apple.
+
+    The next apple is uniform over the squares that body leaves free; ``look[0]`` of them,
+    spread evenly over the free squares in board order (a stratified sample, the same for
+    the same body), are each planned for as a move would be (:func:`plan_length` from that
+    body, on ``sc2``): the verified plan's length, or when none verifies the unrestricted
+    distance plus ``look[1]`` (the detours a missing plan costs). It only ranks plans; it
+    never makes a move safe. Uses ``sc.vocc``/``sc.vseq``.
+    """
+    seq, vocc, vseq = sc.seq, sc.vocc, sc.vseq
+    n = vocc.shape[0]
+    free = n - m
+    if free <= 0:
+        return 0.0
+    for i in range(n):
+        vocc[i] = 0
+    for i in range(m):
+        vocc[seq[i]] = 1
+        vseq[seq[i]] = i
+    bd = Body(seq, vseq, vocc, m - 1, m, strict)
+    samples = min(look[0], free)
+    total = 0.0
+    c = -1
+    seen = -1
+    for j in range(samples):
+        want = (2 * j + 1) * free // (2 * samples)  # the middle of the j-th stratum
+        while seen < want:
+            c += 1
+            if not vocc[c]:
+                seen += 1
+        k, d0 = plan_length(bd, c, tb, sc2)
+        if k > 0:
+            total += k
+        elif d0 >= 0:
+            total += d0 + look[1]
+        else:
+            total += n
+    return total / samples
 
 
 @jit
 def shortest_plan(
-    ring: np.ndarray,
-    seqno: np.ndarray,
-    head_seq: int,
-    length: int,
-    occ: np.ndarray,
+    bd: Body,
     apple: int,
-    strict: bool,
-    best: int,
+    held: int,
+    held_cost: float,
+    look: tuple[int, float, float, int, int],
     plan: np.ndarray,
     tb: CellTables,
     sc: Scratch,
-) -> tuple[int, bool, int]:
-    """Step 1: a verified path to the apple shorter than ``best`` (the plan in hand).
+    sc2: Scratch,
+) -> tuple[int, bool, int, float]:
+    """Step 1: a verified path to the apple that beats the plan in hand (``held`` moves left).
 
     Candidates go through either first move with four BFS variants; each is kept only if
-    the position after eating is feasible. The unrestricted time-aware distance bounds
-    every candidate from below, so when the plan in hand is already that short nothing
-    is tried. Also fills ``sc.bpar`` (the block tree of the body), which later steps use.
+    the position after eating is feasible. A plan's score is its length plus ``look[2]``
+    (the weight) times the :func:`expected_cost` of its end position (``held_cost`` for
+    the plan in hand; ``look[:2]`` are that function's sample count and penalty); with
+    weight 0 the shortest plan wins and ``sc2`` is not touched. The unrestricted time-aware
+    distance bounds every candidate's length from below, so when the plan in hand is
+    already shorter nothing is tried. Also fills ``sc.bpar`` (the block tree of the body),
+    which later steps use.
 
     Returns:
-        ``(best, found, fail_m)``: the length of the shortest verified path (written to
-        ``plan``) or the ``best`` given, whether one was found, and the length of the end
-        body of the shortest candidate that failed (in ``sc.fseq``; 0 if none).
+        ``(k, found, fail_m, cost)``: the length of the best verified path (written to
+        ``plan``) or ``held``, whether one was found, the length of the end body of the
+        shortest candidate that failed (in ``sc.fseq``; 0 if none), and the chosen end
+        position's expected cost.
     """
-    in_to, ex_to, blockof = tb.in_to, tb.ex_to, tb.blockof
-    prev, path, seq, fseq, bpar = sc.prev, sc.path, sc.seq, sc.fseq, sc.bpar
-    n = ring.shape[0]
-    tail_seq = head_seq - length + 1
-    head = ring[head_seq % n]
+    path, seq, fseq = sc.path, sc.seq, sc.fseq
+    tail_seq = bd.head_seq - bd.length + 1
+    weight = look[2]
+    best = held
+    best_score = held + weight * held_cost if held < FAR else 1e18
+    best_cost = held_cost
     found = False
-    d0 = bfs(head, 0, apple, tail_seq, strict, occ, seqno, 0, -1, tb, sc)
-    j0 = 2 if d0 < 0 or d0 >= best else 0
-    for b in range(tb.nblocks):
-        bpar[b] = -1
-    pb = -2
-    for q in range(tail_seq, head_seq + 1):
-        b = blockof[ring[q % n]]
-        if bpar[b] == -1:
-            bpar[b] = pb
-        pb = b
-    fail_k = _FAR
+    d0, c0, c1 = first_squares(bd, apple, tb, sc)
+    j0 = 2 if d0 < 0 or d0 > best or (weight == 0.0 and d0 == best) else 0
+    fail_k = FAR
     fail_m = 0
     for j in range(j0, 2):
-        c = in_to[head] if j == 0 else ex_to[head]
-        if c < 0 or (occ[c] and seqno[c] - tail_seq > (-1 if strict else 0)):
+        c = c0 if j == 0 else c1
+        if c < 0:
             continue
-        for order in range(4):
-            if (c == apple and order > 0) or best == d0:
+        for v in range(look[3] + look[4]):
+            order = v if v < look[3] else 8 + v - look[3]
+            if (c == apple and order > 0) or (weight == 0.0 and best == d0):
                 continue
-            if c == apple:
-                k = 1
-                path[0] = c
-            else:
-                k1 = bfs_pen(c, 1, apple, tail_seq, strict, occ, seqno, order, -1, tb, sc)
-                if k1 < 0:
-                    continue
-                k = k1 + 1
-                s = apple
-                for i in range(k - 1, 0, -1):
-                    path[i] = s
-                    s = prev[s]
-                path[0] = c
-            if k >= best:
+            k = candidate(bd, apple, c, order, tb, sc)
+            if k < 0 or k >= best_score:
                 continue
-            m = end_feasible(path, k, ring, tail_seq, head_seq, seq, tb, sc.mark, sc.parent)
+            m = end_feasible(path, k, bd.ring, tail_seq, bd.head_seq, seq, tb, sc.mark, sc.parent)
             if m > 0:
-                for i in range(k):
-                    plan[i] = path[i]
-                best = k
-                found = True
+                cost = expected_cost(m, bd.strict, (look[0], look[1]), tb, sc, sc2) if weight > 0.0 else 0.0
+                score = k + weight * cost
+                if score < best_score:
+                    for i in range(k):
+                        plan[i] = path[i]
+                    best = k
+                    best_score = score
+                    best_cost = cost
+                    found = True
             elif k < fail_k:
                 fail_k = k
                 fail_m = -m
                 for i in range(fail_m):
                     fseq[i] = seq[i]
-    return best, found, fail_m
+    return best, found, fail_m, best_cost
 
 
 @jit
-def detour_plan(
-    ring: np.ndarray,
-    seqno: np.ndarray,
-    head_seq: int,
-    length: int,
-    occ: np.ndarray,
-    apple: int,
-    strict: bool,
-    goal: int,
-    plan: np.ndarray,
-    tb: CellTables,
-    sc: Scratch,
-) -> int:
+def detour_plan(bd: Body, apple: int, goal: int, plan: np.ndarray, tb: CellTables, sc: Scratch) -> int:
     """A verified plan through ``goal``: head -> goal, then goal -> apple with the first leg as (virtual) body.
 
     Returns:
         Its length (written to ``plan``), or 0 if there is none.
     """
     path, prev, vocc, vseq = sc.path, sc.prev, sc.vocc, sc.vseq
+    ring, occ, seqno = bd.ring, bd.occ, bd.seqno
     n = ring.shape[0]
-    tail_seq = head_seq - length + 1
+    head_seq = bd.head_seq
+    tail_seq = head_seq - bd.length + 1
     head = ring[head_seq % n]
-    k1 = bfs(head, 0, goal, tail_seq, strict, occ, seqno, 0, apple, tb, sc)
+    k1 = bfs(head, 0, goal, 0, apple, False, bd, tb, sc)
     if k1 <= 0:
         return 0
     s = goal
@@ -425,7 +257,8 @@ def detour_plan(
     for i in range(k1):
         vocc[path[i]] = 1
         vseq[path[i]] = head_seq + i + 1
-    k2 = bfs(goal, k1, apple, tail_seq, strict, vocc, vseq, 0, -1, tb, sc)
+    vbd = Body(ring, vseq, vocc, head_seq, bd.length, bd.strict)
+    k2 = bfs(goal, k1, apple, 0, -1, False, vbd, tb, sc)
     if k2 <= 0 or k1 + k2 > n:
         return 0
     s = apple
@@ -441,29 +274,17 @@ def detour_plan(
 
 
 @jit
-def keeping_move(
-    ring: np.ndarray,
-    seqno: np.ndarray,
-    head_seq: int,
-    length: int,
-    occ: np.ndarray,
-    apple: int,
-    strict: bool,
-    goal: int,
-    tb: CellTables,
-    sc: Scratch,
-) -> int:
+def keeping_move(bd: Body, apple: int, goal: int, tb: CellTables, sc: Scratch) -> int:
     """The move after which the position is still feasible, nearest to ``goal`` (-1: none).
 
     Eating the apple is taken at once when it keeps the position feasible.
     """
-    in_to, ex_to, seq = tb.in_to, tb.ex_to, sc.seq
-    n = ring.shape[0]
-    tail_seq = head_seq - length + 1
-    head = ring[head_seq % n]
-    m = _body(ring, tail_seq, head_seq, seq)
+    in_to, ex_to, seq, occ = tb.in_to, tb.ex_to, sc.seq, bd.occ
+    n = bd.ring.shape[0]
+    head = bd.ring[bd.head_seq % n]
+    m = body_copy(bd, seq)
     best = -1
-    best_d = _FAR
+    best_d = FAR
     for j in range(2):
         t = in_to[head] if j == 0 else ex_to[head]
         if t < 0 or occ[t]:
@@ -478,7 +299,7 @@ def keeping_move(
             continue
         if grow:
             return t
-        d = bfs(t, 1, goal, tail_seq, strict, occ, seqno, 2, -1, tb, sc)
+        d = bfs(t, 1, goal, 2, -1, False, bd, tb, sc)
         if d < 0:
             d = 1 << 29
         if d < best_d:
@@ -490,49 +311,49 @@ def keeping_move(
 def decide(
     ring: np.ndarray,
     seqno: np.ndarray,
-    head_seq: int,
-    length: int,
     occ: np.ndarray,
-    apple: int,
-    strict: bool,
-    since_apple: int,
     plan: np.ndarray,
     ctl: np.ndarray,
     tables: tuple[Any, ...],
     scratch: tuple[Any, ...],
+    scratch2: tuple[Any, ...],
 ) -> int:
     """The square the head should move to next (see the module docstring).
 
     Args:
         ring: ``ring[seq % n]`` is the body square entered at move number ``seq``.
         seqno: Per square, the move number at which the body entered it.
-        head_seq: The head's move number; the body is ``head_seq - length + 1 .. head_seq``.
-        length: Body length.
         occ: Per square, nonzero if the body holds it (uint8).
-        apple: The apple's square.
-        strict: The strict tail rule (the head may not enter the square the tail leaves).
-        since_apple: Steps since the last apple.
         plan: The verified plan, ``plan[ctl[PLAN_POS]:ctl[PLAN_LEN]]`` still to go.
-        ctl: Plan position, frozen-tree flag and statistics, by the slots above.
+        ctl: The position (``HEAD_SEQ``, ``LENGTH``, ``APPLE``, ``STRICT``,
+            ``SINCE_APPLE``, set by the caller), the lookahead ``WEIGHT``, and the
+            agent's memory (plan position, frozen-tree flag, statistics), by the slots above.
         tables: The fields of a :class:`~snakelab.games.classic.celltree.CellTables`, as a
             plain tuple: numba types a named tuple coming from Python on its slow path
             (measured: twice the call overhead of the whole decision), so it is rebuilt
             here, where it costs nothing.
         scratch: The fields of a :class:`Scratch`, as a plain tuple, for the same reason.
+        scratch2: A second :class:`Scratch` (plain tuple), for the lookahead's plans.
     """
     # Field by field, not ``CellTables(*tables)``: numba's star-unpacking into a named tuple
     # cost about 1 µs a call here, ~4% of a 20×20 move (measured, min of interleaved runs).
-    t, w = tables, scratch
-    tb = CellTables(t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8])
+    tt, w = tables, scratch
+    tb = CellTables(tt[0], tt[1], tt[2], tt[3], tt[4], tt[5], tt[6], tt[7], tt[8])
     sc = Scratch(w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8], w[9], w[10], w[11], w[12])
+    w = scratch2
+    sc2 = Scratch(w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8], w[9], w[10], w[11], w[12])
+    bd = Body(ring, seqno, occ, ctl[HEAD_SEQ], ctl[LENGTH], ctl[STRICT] != 0)
+    apple = ctl[APPLE]
     n = ring.shape[0]
-    head = ring[head_seq % n]
-    # 1. Short paths to the apple; the shortest verified one replaces the plan in hand.
-    held = ctl[PLAN_LEN] - ctl[PLAN_POS] if ctl[PLAN_LEN] > ctl[PLAN_POS] else _FAR
-    best, found, fail_m = shortest_plan(ring, seqno, head_seq, length, occ, apple, strict, held, plan, tb, sc)
+    head = ring[bd.head_seq % n]
+    # 1. Short paths to the apple; the best verified one replaces the plan in hand.
+    held = ctl[PLAN_LEN] - ctl[PLAN_POS] if ctl[PLAN_LEN] > ctl[PLAN_POS] else FAR
+    look = (ctl[SAMPLES], ctl[PENALTY] / 1000.0, ctl[WEIGHT] / 1000.0, max(4, ctl[VARIANTS]), ctl[HUGGERS])
+    best, found, fail_m, cost = shortest_plan(bd, apple, held, ctl[PLAN_COST] / 1000.0, look, plan, tb, sc, sc2)
     if found:
         ctl[PLAN_POS] = 1
         ctl[PLAN_LEN] = best
+        ctl[PLAN_COST] = int(cost * 1000.0)
         ctl[N_PLANS] += 1
         return plan[0]
     # 2. The plan already verified.
@@ -544,9 +365,9 @@ def decide(
     ctl[PLAN_POS] = 0
     ctl[PLAN_LEN] = 0
     # 3. The position is feasible: keep it so.
-    if ctl[FROZEN] == 0 and since_apple > n:
+    if ctl[FROZEN] == 0 and ctl[SINCE_APPLE] > n:
         # Guarantee progress: follow one fixed cycle until the apple is eaten.
-        m = _body(ring, head_seq - length + 1, head_seq, sc.seq)
+        m = body_copy(bd, sc.seq)
         spanning_tree(sc.seq, m, tb, sc.mark, sc.parent, sc.tree)
         ctl[FROZEN] = 1
     if ctl[FROZEN] == 1:
@@ -556,12 +377,13 @@ def decide(
     # Aim first at the region the shortest path would cut off (twanvl's detour), else the apple.
     goal = apple
     if fail_m > 0:
-        goal = cut_off_square(fail_m, head, apple, head_seq - length + 1, strict, occ, seqno, tb, sc)
+        goal = cut_off_square(fail_m, apple, bd, tb, sc)
     if goal != apple:
-        k = detour_plan(ring, seqno, head_seq, length, occ, apple, strict, goal, plan, tb, sc)
+        k = detour_plan(bd, apple, goal, plan, tb, sc)
         if k > 0:
             ctl[PLAN_POS] = 1
             ctl[PLAN_LEN] = k
+            ctl[PLAN_COST] = 0
             ctl[N_DETOURS] += 1
             return plan[0]
-    return keeping_move(ring, seqno, head_seq, length, occ, apple, strict, goal, tb, sc)
+    return keeping_move(bd, apple, goal, tb, sc)

@@ -13,7 +13,7 @@ from snakelab.core.errors import IllegalActionError
 from snakelab.core.game import BaseAgent, Budget, GameInfo
 from snakelab.games.hextris.rules import State
 from snakelab.games.hextris.scoring import PHRASES
-from snakelab.games.hextris.solver import SEED_PHRASES, solve_champion, solve_seed_method
+from snakelab.games.hextris.solver import SEED_PHRASES, ChampionSearch, solve_champion, solve_seed_method
 
 
 class RandomAgent(BaseAgent):
@@ -105,8 +105,7 @@ class ChampionAgent(_PlanningAgent):
         if budget is not None and budget.nodes is not None:
             width = width_for_nodes(budget.nodes, state.problem.source_length)
             # No deadline that could bind: the passes, not the clock, end the search.
-            return solve_champion(
-                state.problem, state.seed, 1e9, PHRASES, max_width=width, random_passes=False
-            ).solution
+            search = ChampionSearch(max_width=width, random_passes=False)
+            return solve_champion(state.problem, state.seed, 1e9, PHRASES, search).solution
         t = budget.time_s if budget is not None and budget.time_s is not None else self.time_limit
         return solve_champion(state.problem, state.seed, t, PHRASES).solution

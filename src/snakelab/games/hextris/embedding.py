@@ -91,6 +91,11 @@ class Tokens:
         """1 + the number of phrases some continuation follows."""
         return 1 + len({int(a) for a in self.after if a >= 0})
 
+    @cached_property
+    def table(self) -> kn.PhraseTable:
+        """The entries as the phrase kernels take them."""
+        return kn.PhraseTable(self.cmds, self.lens, self.values, self.after, self.done, self.slot, self.n_slots)
+
     @classmethod
     def build(cls, phrases: Sequence[str], overlaps: bool = True) -> Tokens:
         """Tokens for ``phrases`` (phrases only when ``overlaps`` is false)."""
@@ -194,45 +199,15 @@ def embed(
         dl = prep.dl[u]
         size = int(prep.sizes[u])
         canon = prep.canon[u]
+        piece = kn.Piece(board, dl, size, canon, e)
         orders = _phrase_orders(tokens, len(usable), used, tries) if usable and not late else [empty]
         best_n, best_v = -1, -1
         if overlaps and not late and usable and tokens.straight <= used and int(canon.min()) == int(canon.max()):
             # A unit that cannot turn, and no bonus left to collect: the exact programme.
-            best_n = kn.embed_unit_dp(
-                board,
-                dl,
-                size,
-                prep.spawn_code(u),
-                code,
-                lcmd,
-                e,
-                tokens.cmds,
-                tokens.lens,
-                tokens.values,
-                tokens.after,
-                tokens.done,
-                tokens.slot,
-                tokens.n_slots,
-                best_out,
-            )
+            best_n = kn.embed_unit_dp(piece, prep.spawn_code(u), code, lcmd, tokens.table, best_out)
             orders = [] if best_n >= 0 else orders
         for order in orders:
-            n = kn.embed_unit(
-                board,
-                dl,
-                size,
-                canon,
-                prep.spawn_code(u),
-                code,
-                lcmd,
-                e,
-                tokens.cmds,
-                tokens.lens,
-                order,
-                tokens.after,
-                tokens.done,
-                out,
-            )
+            n = kn.embed_unit(piece, prep.spawn_code(u), code, lcmd, tokens.table, order, out)
             if n < 0:
                 break  # never expected (the plan came from the same BFS); the prefix stays valid
             v = _segment_value(out, n, tokens, used)

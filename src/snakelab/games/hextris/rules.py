@@ -60,6 +60,7 @@ from snakelab.core.game import JSON, Dynamics, Event, OnePlayerState, Outcome
 from snakelab.core.hexgrid import cube_sub, rotate_cube, to_cube
 from snakelab.core.registry import config_from_kwargs, game_info
 from snakelab.games.hextris.codec import Problem, load_problem, load_problem_id
+from snakelab.games.hextris.power import power_score
 
 RULES_VERSION = 1
 
@@ -532,8 +533,6 @@ class State(OnePlayerState):
 
     def outcome(self) -> Outcome:
         """The result of a finished game."""
-        from snakelab.games.hextris.scoring import power_score
-
         if self.sim.termination is None:
             raise IllegalActionError("the game is not over yet")
         power, phrases = power_score("".join(self.commands))

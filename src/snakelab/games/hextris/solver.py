@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -50,6 +50,7 @@ __all__ = [
     "SEED_PHRASES",
     "SEED_WEIGHTS",
     "SURVIVAL_BONUS",
+    "ChampionSearch",
     "Plan",
     "Prepared",
     "SearchTimeoutError",
@@ -157,67 +158,71 @@ def _score(problem: Problem, seed: int, solution: str, spelled: Sequence[str]) -
     return res.score - 300 * sum(1 for p in spelled if res.reps.get(p, 0) > 0)
 
 
-def _random_passes(
-    prep: Prepared,
-    seed: int,
-    best: Solution,
-    best_plan: tuple[int, int],
-    weights: np.ndarray,
-    lost_weight: float,
-    deadline: float,
-    phrases: Sequence[str],
-    tries: int,
-    *,
-    count: int | None = None,
-    rseed: int = 0,
-    width: int = RANDOM_WIDTH,
-    spread: float = RANDOM_SPREAD,
-    fall_value: float = 0.0,
-    spelled: Sequence[str] = (),
-    guard_weight: float = 0.0,
-) -> Solution:
-    """Passes with randomly scaled weights until ``deadline`` (or ``count`` passes); the best solution.
+@dataclass(frozen=True)
+class _RandomPasses:
+    """What the random-weight passes search with (see :func:`_random_passes`)."""
 
-    The draws come from a generator seeded by the problem, the game and ``rseed`` (``rseed``
-    0 is the generator the timed solver has always used), so a longer budget tries the same
-    weights first and a pass count makes the search exactly reproducible. The lost-cell
-    weight and the fall value (when not 0) are scaled by draws of their own.
+    weights: np.ndarray
+    lost_weight: float
+    deadline: float
+    phrases: Sequence[str]
+    tries: int
+    count: int | None = None
+    rseed: int = 0
+    width: int = RANDOM_WIDTH
+    spread: float = RANDOM_SPREAD
+    fall_value: float = 0.0
+    spelled: Sequence[str] = ()
+    guard_weight: float = 0.0
+
+
+def _random_passes(
+    prep: Prepared, seed: int, best: Solution, best_plan: tuple[int, int], rp: _RandomPasses
+) -> Solution:
+    """Passes with randomly scaled weights until ``rp.deadline`` (or ``rp.count`` passes); the best solution.
+
+    The draws come from a generator seeded by the problem, the game and ``rp.rseed``
+    (``rseed`` 0 is the generator the timed solver has always used), so a longer budget
+    tries the same weights first and a pass count makes the search exactly reproducible.
+    The lost-cell weight and the fall value (when not 0) are scaled by draws of their own.
+    ``best_plan`` is (units locked, move score) of the best plan so far.
     """
-    rng_key = [prep.problem.id, seed] if rseed == 0 else [prep.problem.id, seed, rseed]
+    rng_key = [prep.problem.id, seed] if rp.rseed == 0 else [prep.problem.id, seed, rp.rseed]
     rng = np.random.default_rng(rng_key)
-    log_spread = np.log(spread)
+    log_spread = np.log(rp.spread)
+    weights = rp.weights
     last = 0.0
     done = 0
-    while count is None or done < count:
-        if time.monotonic() + 1.1 * last > deadline:
+    while rp.count is None or done < rp.count:
+        if time.monotonic() + 1.1 * last > rp.deadline:
             break
         start = time.monotonic()
         factors = np.exp(rng.uniform(-log_spread, log_spread, weights.size + 1))
-        fall = fall_value * float(np.exp(rng.uniform(-log_spread, log_spread))) if fall_value else 0.0
+        fall = rp.fall_value * float(np.exp(rng.uniform(-log_spread, log_spread))) if rp.fall_value else 0.0
         done += 1
         try:
             plan = beam_plan(
                 prep,
                 seed,
-                width,
+                rp.width,
                 weights * factors[:-1],
-                deadline,
-                lost_weight=lost_weight * factors[-1],
+                rp.deadline,
+                lost_weight=rp.lost_weight * factors[-1],
                 fall_value=fall,
-                guard_weight=guard_weight * factors[-1],
+                guard_weight=rp.guard_weight * factors[-1],
             )
         except SearchTimeoutError:
             break
         # Spelling costs more than planning; only plans that look better are worth it. On
         # big boards every plan survives and the rows fallen decide the power score, so
         # they count there too.
-        key = (len(plan.targets), plan.move_score + (int(FALL_GATE * plan.falls) if fall_value else 0))
+        key = (len(plan.targets), plan.move_score + (int(FALL_GATE * plan.falls) if rp.fall_value else 0))
         if key > best_plan:
             best_plan = key
-            sol = embed(prep, seed, plan, phrases, deadline, tries, overlaps=True, spelled=spelled)
-            sc = _score(prep.problem, seed, sol, spelled)
+            sol = embed(prep, seed, plan, rp.phrases, rp.deadline, rp.tries, overlaps=True, spelled=rp.spelled)
+            sc = _score(prep.problem, seed, sol, rp.spelled)
             if sc > best.score:
-                best = Solution(sol, sc, width, 0.0)
+                best = Solution(sol, sc, rp.width, 0.0)
         last = time.monotonic() - start
     return best
 
@@ -232,40 +237,11 @@ def solve_seed_method(problem: Problem, seed: int, phrases: Sequence[str] = SEED
     return Solution(sol, score_seed(problem, seed, sol).score, 1, time.monotonic() - t0)
 
 
-def solve_champion(
-    problem: Problem,
-    seed: int,
-    time_limit: float = 10.0,
-    phrases: Sequence[str] = PHRASES,
-    max_width: int = 256,
-    weights: np.ndarray | None = None,
-    random_passes: bool = True,
-    *,
-    random_count: int | None = None,
-    rseed: int = 0,
-    random_width: int = RANDOM_WIDTH,
-    tries: int | None = None,
-    spelled: Sequence[str] = (),
-    variants: bool = True,
-    guard_weight: float = 0.0,
-) -> Solution:
-    """Anytime beam search with phrase embedding; the best string by the official score.
+@dataclass(frozen=True)
+class ChampionSearch:
+    """How the champion searches, apart from the game, its clock and its phrases.
 
-    Passes run while time is left: widths 1, 2, 4, ... (on big boards first width 1 and 2
-    over :data:`BIG_VARIANTS`, with and without :data:`FALL_VALUE`). On small boards the
-    time the widening leaves (the widest beam done, or the next one too slow) goes to
-    passes of width :data:`RANDOM_WIDTH` with randomly scaled weights: how long a game
-    survives on the trap boards is chaotic in the weights (problem 18 at width 8 locks 226
-    of 1000 units with the defaults and 939 with one random draw). A random plan is
-    spelled only if it locks more units than every plan so far, or as many with a higher
-    move score.
-
-    Args:
-        problem: The problem.
-        seed: One of its seeds.
-        time_limit: Seconds for this game; at the deadline the first (width-1) pass returns the
-            prefix it has planned, so there is always a valid answer.
-        phrases: Phrases of power to use.
+    Attributes:
         max_width: Largest beam width tried.
         weights: Evaluation weights (default :data:`CHAMPION_WEIGHTS`, or
             :data:`CHAMPION_WEIGHTS_BIG` on boards over :data:`LOST_MAX_CELLS` cells).
@@ -285,7 +261,47 @@ def solve_champion(
         guard_weight: ``beam_plan(guard_weight=)`` for every pass (random passes scale
             it with the lost-cell weight).
     """
+
+    max_width: int = 256
+    weights: np.ndarray | None = None
+    random_passes: bool = True
+    random_count: int | None = None
+    rseed: int = 0
+    random_width: int = RANDOM_WIDTH
+    tries: int | None = None
+    spelled: Sequence[str] = ()
+    variants: bool = True
+    guard_weight: float = 0.0
+
+
+def solve_champion(
+    problem: Problem,
+    seed: int,
+    time_limit: float = 10.0,
+    phrases: Sequence[str] = PHRASES,
+    search: ChampionSearch = ChampionSearch(),
+) -> Solution:
+    """Anytime beam search with phrase embedding; the best string by the official score.
+
+    Passes run while time is left: widths 1, 2, 4, ... (on big boards first width 1 and 2
+    over :data:`BIG_VARIANTS`, with and without :data:`FALL_VALUE`). On small boards the
+    time the widening leaves (the widest beam done, or the next one too slow) goes to
+    passes of width :data:`RANDOM_WIDTH` with randomly scaled weights: how long a game
+    survives on the trap boards is chaotic in the weights (problem 18 at width 8 locks 226
+    of 1000 units with the defaults and 939 with one random draw). A random plan is
+    spelled only if it locks more units than every plan so far, or as many with a higher
+    move score.
+
+    Args:
+        problem: The problem.
+        seed: One of its seeds.
+        time_limit: Seconds for this game; at the deadline the first (width-1) pass returns the
+            prefix it has planned, so there is always a valid answer.
+        phrases: Phrases of power to use.
+        search: Widths, weights, pass counts and phrase orders (:class:`ChampionSearch`).
+    """
     warm_up()  # before the clock starts: loading compiled kernels is start-up, not search
+    weights, tries, spelled, guard_weight = search.weights, search.tries, search.spelled, search.guard_weight
     t0 = time.monotonic()
     deadline = t0 + time_limit
     small = problem.width * problem.height <= LOST_MAX_CELLS
@@ -305,14 +321,14 @@ def solve_champion(
     # FALL_VALUE over four weight variants, 195–220k without; width 4: 223k against 191k),
     # so width 1, then width 2 with the fall value over the variants, then without.
     schedule: list[tuple[int, np.ndarray, float]] = []
-    if weights is None and not small and variants:
+    if weights is None and not small and search.variants:
         schedule.append((1, BIG_VARIANTS[0], 0.0))
         schedule.extend((2, v, FALL_VALUE) for v in BIG_VARIANTS)
         schedule.extend((1, v, 0.0) for v in BIG_VARIANTS[1:])
         schedule.extend((2, v, 0.0) for v in BIG_VARIANTS)
     min_width = 4 if schedule else 1
-    for k in range(max_width.bit_length()):
-        if min_width <= (1 << k) <= max_width:
+    for k in range(search.max_width.bit_length()):
+        if min_width <= (1 << k) <= search.max_width:
             schedule.append((1 << k, w, 0.0))
             if not small:
                 schedule.append((1 << k, w, FALL_VALUE))
@@ -349,25 +365,17 @@ def solve_champion(
         last = time.monotonic() - start
         last_width = width
     assert best is not None
-    if random_count is not None and random_count > 0:
-        best = _random_passes(
-            prep,
-            seed,
-            best,
-            best_plan,
-            w,
-            lost_w,
-            deadline,
-            phrases,
-            tries,
-            count=random_count,
-            rseed=rseed,
-            width=random_width,
+    rp = _RandomPasses(w, lost_w, deadline, phrases, tries, spelled=spelled, guard_weight=guard_weight)
+    if search.random_count is not None and search.random_count > 0:
+        rp = replace(
+            rp,
+            count=search.random_count,
+            rseed=search.rseed,
+            width=search.random_width,
             fall_value=0.0 if small else FALL_VALUE,
-            spelled=spelled,
-            guard_weight=guard_weight,
         )
-    elif random_passes and random_count is None and small and weights is None:
-        best = _random_passes(prep, seed, best, best_plan, w, lost_w, deadline, phrases, tries, spelled=spelled)
+        best = _random_passes(prep, seed, best, best_plan, rp)
+    elif search.random_passes and search.random_count is None and small and weights is None:
+        best = _random_passes(prep, seed, best, best_plan, rp)
     best.seconds = time.monotonic() - t0
     return best

@@ -41,13 +41,16 @@ from snakelab.games.hextris.rules import CANONICAL, CHAR_TO_COMMAND, Sim
 from snakelab.games.hextris.search import Prepared, prepare
 
 # Empty phrase tables: the finishing path is a plain shortest path.
-_NO_PHRASES = (
+_NO_PHRASES = kn.PhraseTable(
     np.zeros((1, 1), np.int64),
     np.zeros(1, np.int64),
-    np.zeros(0, np.int64),
+    np.zeros(1, np.int64),
     np.full(1, -1, np.int64),
     np.zeros(1, np.int64),
+    np.zeros(1, np.int64),
+    1,
 )
+_NO_ORDER = np.zeros(0, np.int64)
 
 #: Filler commands tried before a phrase: none, or one or two of the six commands.
 FILLERS: tuple[tuple[int, ...], ...] = ((), *((c,) for c in range(6)), *itertools.product(range(6), repeat=2))
@@ -122,18 +125,9 @@ def _finish(sim: Sim, prep: Prepared, weights: np.ndarray) -> tuple[int, ...] | 
     vals, lss = kn.evaluate_locks(board, rows, dl, size, locks, nlocks, e, weights, next_cells, len(next_cells))
     i = int(np.argmax(vals + 100 * (1 + lss) * lss // 2))
     out = np.empty((4 * (nx * ny) + 16, 2), np.int64)
-    n = kn.embed_unit(
-        board,
-        dl,
-        size,
-        canon,
-        int(kn.encode(px, py, int(canon[rot]), e, nx, ny)),
-        int(locks[i]),
-        int(lockcmd[i]),
-        e,
-        *_NO_PHRASES,
-        out,
-    )
+    start_code = int(kn.encode(px, py, int(canon[rot]), e, nx, ny))
+    piece = kn.Piece(board, dl, size, canon, e)
+    n = kn.embed_unit(piece, start_code, int(locks[i]), int(lockcmd[i]), _NO_PHRASES, _NO_ORDER, out)
     if n < 0:
         return None
     cmds = (2, *(int(c) for c in out[:n, 0]))

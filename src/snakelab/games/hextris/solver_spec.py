@@ -38,6 +38,7 @@ from snakelab.games.hextris.solver import (
     LOST_MAX_CELLS,
     RANDOM_WIDTH,
     SEED_PHRASES,
+    ChampionSearch,
     Solution,
     solve_champion,
     solve_seed_method,
@@ -211,27 +212,25 @@ def _champion(problem: Problem, seed: int, spec: SolverSpec, spelled: tuple[str,
     if spec.single:
         small = problem.width * problem.height <= LOST_MAX_CELLS
         weights = np.append(CHAMPION_WEIGHTS if small else CHAMPION_WEIGHTS_BIG, float(spec.single))
-    return solve_champion(
-        problem,
-        seed,
-        math.inf,
-        PHRASES,
+    search = ChampionSearch(
         max_width=spec.width,
+        weights=weights,
         random_passes=False,
         random_count=spec.random,
         rseed=spec.rseed,
         random_width=spec.rwidth,
         tries=spec.tries,
         spelled=spelled,
-        weights=weights,
         variants=bool(spec.variants),
         guard_weight=float(spec.guard),
     )
+    return solve_champion(problem, seed, math.inf, PHRASES, search)
 
 
 def _solve_with_opening(problem: Problem, seed: int, spec: SolverSpec) -> Solution:
     """A phrase opening for the phrases a width-1 pass leaves out, then the champion on the rest."""
-    probe = solve_champion(problem, seed, math.inf, PHRASES, max_width=1, random_passes=False, tries=spec.tries)
+    probe_search = ChampionSearch(max_width=1, random_passes=False, tries=spec.tries)
+    probe = solve_champion(problem, seed, math.inf, PHRASES, probe_search)
     reps = score_seed(problem, seed, probe.solution).reps
     targets = [p for p in PHRASES if not reps.get(p)]
     small = problem.width * problem.height <= LOST_MAX_CELLS

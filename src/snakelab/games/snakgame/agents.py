@@ -25,7 +25,18 @@ from typing import Any
 import numpy as np
 
 from snakelab.core.game import BaseAgent, Budget, GameInfo
-from snakelab.games.snakgame.kernels import end_options, label_components, long_path, region_worth
+from snakelab.games.snakgame.kernels import long_path
+from snakelab.games.snakgame.policy import (
+    P_FREE,
+    P_HEAD,
+    P_LEN,
+    P_STEPS,
+    P_TAIL,
+    ChampionParams,
+    choose,
+    new_memory,
+    new_snake,
+)
 from snakelab.games.snakgame.rules import EXIT, Move, State
 
 
@@ -266,9 +277,11 @@ class EditorialAgent(BaseAgent):
 class ChampionAgent(BaseAgent):
     """Component-aware gravity fill (see the module docstring and ``docs/snakgame.md``).
 
-    Each move asks :func:`~snakelab.games.snakgame.kernels.end_options` how much room
-    every empty neighbour ``t`` of each end leaves. Where the 8 cells around the end show
-    its free neighbours may lie in different regions, a lockstep search between them
+    The whole decision is compiled (:mod:`~snakelab.games.snakgame.policy`): the same
+    kernels the contest program calls. Each move asks
+    :func:`~snakelab.games.snakgame.kernels.end_options` how much room every empty
+    neighbour ``t`` of each end leaves. Where the 8 cells around the end show its free
+    neighbours may lie in different regions, a lockstep search between them
     (``split_race``) measures the smaller parts; where taking ``t`` may cut its region,
     ``region_worth`` measures each side up to a cap and keeps the largest. Room comes
     first (never go into the smaller part); among moves of equal room the head fills "by
@@ -291,100 +304,29 @@ class ChampionAgent(BaseAgent):
         middle: bool = False,
         alternate: bool = False,
     ) -> None:
-        self.alternate = bool(alternate)
-        self.middle = bool(middle)
-        self.hug = int(hug)
-        self.cap = int(cap)
-        self.samples = int(samples)
+        self.params = ChampionParams(
+            hug=int(hug), cap=int(cap), samples=int(samples), middle=bool(middle), alternate=bool(alternate)
+        )
 
     def reset(self, info: GameInfo, player: int, seed: int) -> None:
         """Forget any previous game."""
         super().reset(info, player, seed)
-        self._rng = random.Random(seed)
+        self._seed = seed
         self._size = -1
-
-    def _setup(self, s: State) -> None:
-        size = s.n * s.m
-        self._size = size
-        self._mark = np.zeros(size, np.int64)
-        self._base = 0
-        self._queue = np.empty(4 * size, np.int32)
-        self._hdir = [1, 1]  # horizontal sweep direction of head and tail: +1 right, -1 left
-        self._cap = self.cap or max(256, s.free // 64)
-        self._started = False
 
     def act(self, observation: Any, budget: Budget | None) -> Move:
         """One move."""
         s: State = observation
-        if self._size != s.n * s.m:
-            self._setup(s)
-        if not s.length:
-            return self._new_snake(s)
-        n, m, occ = s.n, s.m, s.occ
-        grid = _occ(s)
-        best_key: tuple[int, ...] | None = None
-        best: tuple[int, int, int] = (-1, -1, 0)
-        ends = (s.head,) if s.head == s.tail else (s.head, s.tail)
-        for k, e in enumerate(ends):
-            self._base += 32
-            room = end_options(grid, n, m, e, self._cap, self._mark, self._base, self._queue, _BIG)
-            # The head falls (down first), the tail rises (up first); each sweeps along its row.
-            down = m if k == 0 else -m
-            hd = self._hdir[k]
-            for d in range(4):
-                w = int(room[d])
-                if w < 0:
-                    continue
-                t = e + _DELTA[d] * (m if d % 2 == 0 else 1)
-                step = t - e
-                pref = 3 if step == down else 2 if step == hd else 0 if step == -down else 1
-                taken = 0
-                tr, tc = divmod(t, m)
-                for okn, x in ((tr > 0, t - m), (tr < n - 1, t + m), (tc > 0, t - 1), (tc < m - 1, t + 1)):
-                    if not okn or occ[x]:
-                        taken += 1
-                # Head before tail (the tail in reserve), or the two ends in turn.
-                first = (s.steps + k) % 2 if self.alternate else 1 - k
-                key = (w, first, pref + self.hug * taken)
-                if best_key is None or key > best_key:
-                    best_key, best = key, (e, t, k)
-        if best_key is None:
-            return self._new_snake(s)
-        e, t, k = best
-        if abs(t - e) == 1:
-            self._hdir[k] = t - e
-        return _move(s, e, t)
-
-    def _new_snake(self, s: State) -> Move:
+        size = s.n * s.m
+        if self._size != size:
+            self._size = size
+            self._p = new_memory(s.n, s.m, s.free, self._seed, self.params)
+            self._mark = np.zeros(size, np.int64)
+            self._queue = np.empty(4 * size, np.int32)
+        p = self._p
+        p[P_HEAD], p[P_TAIL], p[P_LEN], p[P_FREE], p[P_STEPS] = s.head, s.tail, s.length, s.free, s.steps
         occ = _occ(s)
-        self._hdir = [1, 1]
-        if not self._started:
-            # The first snake: at the top of the largest region. The head falls and sweeps
-            # it from the bottom up while the tail waits at the top, in reserve.
-            self._started = True
-            labels, sizes = label_components(occ, s.n, s.m)
-            cells = np.flatnonzero(labels == int(np.argmax(sizes)))
-            if self.middle:
-                # The top cell nearest the middle column: the head's descent then walls the
-                # region into halves, and the tail keeps the other half, untouched by the head.
-                top = cells[cells // s.m == cells[0] // s.m]
-                return _new(s, int(top[np.argmin(np.abs(top % s.m - s.m // 2))]))
-            return _new(s, int(cells[0]))
-        # Later snakes: the roomiest of a few random free cells (a full labelling per new
-        # snake would cost O(n·m) thousands of times on a fragmented type-2 grid).
-        rng = self._rng
-        best_key = (-1, 0)
-        cell = -1
-        for _ in range(self.samples):
-            c = s.kth_empty(rng.randrange(s.free))
-            self._base += 8
-            w = int(region_worth(occ, s.n, s.m, c, self._cap, self._mark, self._base, self._queue))
-            key = (w, -len(s.empty_neighbours(c)))
-            if key > best_key:
-                best_key, cell = key, c
-        return _new(s, cell)
-
-
-_BIG = 1 << 40
-# Clockwise directions 0 up, 1 right, 2 down, 3 left: the sign of the step (rows for 0 and 2).
-_DELTA = (-1, 1, 1, -1)
+        e, t = choose(occ, p, self._mark, self._queue)
+        if e >= 0:
+            return _move(s, int(e), int(t))
+        return _new(s, int(new_snake(occ, p, self._mark, self._queue)))

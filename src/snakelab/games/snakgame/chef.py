@@ -9,17 +9,14 @@ snake on a uniformly random empty cell.
 Randomness: Chef's k-th turn uses draws ``splitmix64(base + j·γ)`` for j = 8k, 8k+1, ...
 where ``base = derive_seed(seed, "chef")``; a uniform integer below r is
 ``(draw · r) >> 64``. Only the choice lives here: applying and checking Chef's moves are
-rules (:meth:`~snakelab.games.snakgame.rules.State.chef_turn`, ``play_chef``).
+rules (:meth:`~snakelab.games.snakgame.rules.State.chef_turn`, ``play_chef``). It reads only
+the :class:`~snakelab.games.snakgame.board.Board`, which lives below both modules.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from snakelab.games.snakgame.board import Board
 from snakelab.games.snakgame.moves import Move
-
-if TYPE_CHECKING:
-    from snakelab.games.snakgame.rules import State
 
 _M64 = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
@@ -38,7 +35,7 @@ def draw(base: int, turn: int, j: int, bound: int) -> int:
     return (_mix(key) * bound) >> 64
 
 
-def chef_choice(state: State) -> Move:
+def chef_choice(state: Board) -> Move:
     """Chef's move in ``state`` on his next turn (``state.chef_turns``); the state is not changed."""
     base, turn = state.chef_base, state.chef_turns
     if state.chef_freeze > 1:

@@ -235,7 +235,15 @@ def split_race(
 
 @njit(cache=True)
 def region_worth(
-    occ: np.ndarray, n: int, m: int, t: int, cap: int, mark: np.ndarray, base: int, queue: np.ndarray
+    occ: np.ndarray,
+    n: int,
+    m: int,
+    t: int,
+    cap: int,
+    mark: np.ndarray,
+    base: int,
+    queue: np.ndarray,
+    early: bool = False,
 ) -> int:
     """How many free cells a snake end standing on ``t`` can still reach, up to ``cap``.
 
@@ -253,6 +261,9 @@ def region_worth(
         mark: Work array of ``n·m`` int64 (see :func:`split_race` for ``base``).
         base: This call's mark base.
         queue: Work array of at least ``4·n·m`` int32.
+        early: Stop as soon as the answer cannot matter to a snake end that already
+            knows its region is big: -1 when every side has joined (``t`` cuts nothing),
+            ``cap`` when one side is still growing and none closed is larger.
     """
     size = n * m
     seeds = np.empty(4, np.int64)
@@ -296,9 +307,13 @@ def region_worth(
                 qt[g] += 1
         # Per root: size so far and whether it is still growing.
         pending = False
+        roots = 0
+        open_roots = 0
+        open_tot = 0
         for g in range(k):
             if parent[g] != g:
                 continue
+            roots += 1
             tot = 0
             is_open = False
             for h in range(k):
@@ -312,6 +327,13 @@ def region_worth(
                 best = max(best, tot)
             else:
                 pending = True
+                open_roots += 1
+                open_tot = tot
+        if early:
+            if roots == 1:
+                return -1
+            if open_roots == 1 and open_tot >= best:
+                return cap
         if not pending or not grew:
             break
     return best
@@ -369,6 +391,7 @@ def end_options(
     base: int,
     queue: np.ndarray,
     big: int,
+    race: int = 16,
 ) -> np.ndarray:
     """How much room each move of the snake end on ``e`` leaves it (clockwise, 0 up .. 3 left).
 
@@ -388,6 +411,7 @@ def end_options(
         base: This call's mark base.
         queue: Work array of at least ``4·n·m`` int32.
         big: The value meaning "plenty".
+        race: A split race may visit ``race`` × ``cap`` cells in all.
     """
     out = np.full(4, -1, np.int64)
     side = np.empty(4, np.int64)
@@ -398,7 +422,7 @@ def end_options(
         for d in range(4):
             if side[d] >= 0:
                 seeds[side[d]] = _step(e, d, n, m)
-        sizes, closed = split_race(occ, n, m, -1, seeds, mark, base, queue, 16 * cap)
+        sizes, closed = split_race(occ, n, m, -1, seeds, mark, base, queue, race * cap)
         for g in range(groups):
             if closed[g]:
                 gworth[g] = sizes[g]
@@ -409,9 +433,46 @@ def end_options(
         t = _step(e, d, n, m)
         w = gworth[side[d]]
         if _ring_sides(occ, n, m, t, tside) > 1:
-            # Entering t may cut its region: the end keeps only the largest side.
-            sw = region_worth(occ, n, m, t, cap, mark, base + 4 + d * 4, queue)
-            if sw < cap and sw < w:
+            # Entering t may cut its region: the end keeps only the largest side. Where the
+            # end's region is big, the search stops once its answer cannot lower w.
+            sw = region_worth(occ, n, m, t, cap, mark, base + 4 + d * 4, queue, w >= big)
+            if sw < 0:
+                pass  # every side of t joined: it cuts nothing
+            elif sw < cap and sw < w:
                 w = sw
         out[d] = w
     return out
+
+
+# The champion's memory (see :mod:`~snakelab.games.snakgame.policy`): indices into one int64 array.
+P_N, P_M, P_HEAD, P_TAIL, P_LEN, P_FREE, P_STEPS = 0, 1, 2, 3, 4, 5, 6
+P_HDIR0, P_HDIR1, P_CAP, P_BASE, P_STARTED, P_RNG = 7, 8, 9, 10, 11, 12
+P_SAMPLES, P_HUG, P_MIDDLE, P_ALT, P_LEVEL, P_FIXCAP, P_RACE = 13, 14, 15, 16, 17, 18, 19
+P_SIZE = 24
+
+#: "Plenty of room": larger than any region.
+BIG = 1 << 40
+
+#: What the contest turn returns when the grid is full before its move (say EXIT).
+FULL = -(1 << 62)
+
+#: What the contest turn returns when the snake cannot move (a NEW comes next).
+STUCK = -1
+
+CELL_EMPTY, CELL_MINE, CELL_CHEF = 0, 2, 3
+"""Grid values the champion's kernels write (those of ``rules``: empty, yours, Chef's)."""
+
+
+@njit(cache=True)
+def taken_around(occ: np.ndarray, n: int, m: int, t: int) -> int:
+    """How many of the 4 neighbours of ``t`` are off the grid or not empty."""
+    taken = 0
+    for d in range(4):
+        x = _step(t, d, n, m)
+        if x < 0 or occ[x] != CELL_EMPTY:
+            taken += 1
+    return taken
+
+
+neighbour = _step
+"""The neighbour of a cell in a clockwise direction, or -1 (the kernels' ``_step``)."""

@@ -27,7 +27,15 @@ from snakelab.games.hextris.kernels.evaluation import (
     lost_cells,
     row_score,
 )
-from snakelab.games.hextris.kernels.phrases import embed_unit, embed_unit_dp, first_step, path_exists, sim_phrase
+from snakelab.games.hextris.kernels.phrases import (
+    ARRIVED,
+    PhraseTable,
+    Piece,
+    allowed_path,
+    embed_unit,
+    embed_unit_dp,
+    sim_phrase,
+)
 from snakelab.games.hextris.kernels.placement import (
     bfs_locks,
     decode,
@@ -40,6 +48,7 @@ from snakelab.games.hextris.kernels.placement import (
 )
 
 __all__ = [
+    "ARRIVED",
     "DEAD",
     "N_WEIGHTS",
     "W_CLEAR",
@@ -50,6 +59,9 @@ __all__ = [
     "W_TOP",
     "W_TRANS",
     "W_WELL",
+    "PhraseTable",
+    "Piece",
+    "allowed_path",
     "bfs_locks",
     "board_rows",
     "decode",
@@ -57,12 +69,10 @@ __all__ = [
     "embed_unit_dp",
     "encode",
     "evaluate_locks",
-    "first_step",
     "fits",
     "lock_board",
     "lock_points",
     "lost_cells",
-    "path_exists",
     "reach_to",
     "row_score",
     "sim_phrase",

@@ -4,9 +4,16 @@
 dynamic programme for units that cannot turn. Both honour the repeat rule (no placement
 held twice on one row) and write ``(command, phrase index)`` pairs. Placements are coded
 as in :mod:`~snakelab.games.hextris.kernels.placement`.
+
+Why one module: it is one idea, spelling one unit's descent, and its kernels call one
+another (both spellers share :class:`Piece`, :class:`PhraseTable` and the repeat-rule
+path search :func:`allowed_path`); numba's cache is checked per defining file, so keeping
+callers and callees together also keeps a stale compiled caller from outliving an edit.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -14,84 +21,76 @@ from snakelab.core.jit import jit
 from snakelab.games.hextris.kernels.placement import decode, encode, fits, reach_to, step
 
 
-@jit
-def path_exists(
-    board: np.ndarray,
-    dl: np.ndarray,
-    size: int,
-    canon: np.ndarray,
-    start: int,
-    target: int,
-    e: int,
-    can: np.ndarray,
-    stamp: np.ndarray,
-    epoch: int,
-    seen: np.ndarray,
-    queue: np.ndarray,
-) -> bool:
-    """Whether ``target`` is reachable from ``start`` under the repeat rule.
+class Piece(NamedTuple):
+    """One unit type on one board, as the kernels take it.
 
-    Placements of the current row already held are marked ``stamp[code] == epoch`` and may
-    not be entered again; ``seen`` and ``queue`` are scratch space.
+    Attributes:
+        board: The board ``(H, W)``.
+        dl: The unit's deltas ``(6, 2, K, 2)``.
+        size: The unit's member count.
+        canon: The unit's canonical rotations.
+        e: Placement code margin.
     """
-    h, w = board.shape
-    nx = w + 2 * e
-    ny = h + 2 * e
-    if start == target:
-        return True
-    # ``seen`` holds stamps: the caller's fresh ``epoch`` marks what this search visited.
-    seen[start] = epoch
-    queue[0] = start
-    head = 0
-    tail = 1
-    while head < tail:
-        code = queue[head]
-        head += 1
-        px, py, rot = decode(code, e, nx, ny)
-        for cmd in range(6):
-            qx, qy, qr = step(px, py, rot, cmd)
-            qr = canon[qr]
-            if cmd >= 4 and qr == rot:
-                continue
-            if qx < -e or qx >= w + e or qy >= h + e:
-                continue
-            nc = encode(qx, qy, qr, e, nx, ny)
-            if seen[nc] == epoch or not can[nc]:
-                continue
-            if (cmd < 2 or cmd >= 4) and stamp[nc] == epoch:
-                continue
-            if not fits(board, dl, size, qx, qy, qr):
-                continue
-            if nc == target:
-                return True
-            seen[nc] = epoch
-            queue[tail] = nc
-            tail += 1
-    return False
+
+    board: np.ndarray
+    dl: np.ndarray
+    size: int
+    canon: np.ndarray
+    e: int
+
+
+class PhraseTable(NamedTuple):
+    """What a unit may spell, as the kernels take it (built by ``embedding.Tokens``).
+
+    Attributes:
+        cmds: ``(n_entries, max_len)`` command indices of each entry.
+        lens: Length of each entry.
+        values: Points of each entry (used by :func:`embed_unit_dp` only).
+        after: Per entry -1, or the phrase that must have been completed by the commands
+            just before it: such an entry is the rest of a phrase that overlaps the end of
+            that one (``" ia!"`` after ``"Ia! Ia!"``), taken only right after it.
+        done: Per entry the phrase its last command completes.
+        slot: Per phrase, its index in the exact programme's ``previous phrase``
+            dimension (0: none that any entry continues).
+        n_slots: Size of that dimension.
+    """
+
+    cmds: np.ndarray
+    lens: np.ndarray
+    values: np.ndarray
+    after: np.ndarray
+    done: np.ndarray
+    slot: np.ndarray
+    n_slots: int
+
+
+#: :func:`allowed_path`'s answer when the start is the target (no command needed).
+ARRIVED = 6
 
 
 @jit
-def first_step(
-    board: np.ndarray,
-    dl: np.ndarray,
-    size: int,
-    canon: np.ndarray,
+def allowed_path(
+    piece: Piece,
+    can: np.ndarray,
     start: int,
     target: int,
-    e: int,
-    can: np.ndarray,
     stamp: np.ndarray,
     epoch: int,
-    seen: np.ndarray,
-    queue: np.ndarray,
-    par_arr: np.ndarray,
-    cmd_arr: np.ndarray,
+    scratch: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
 ) -> int:
-    """The first command of a shortest allowed path from ``start`` to ``target`` (-1 if none).
+    """The first command of a shortest allowed path from ``start`` to ``target``.
 
-    The expansion is :func:`path_exists`'s, written out again on purpose: sharing it
-    through a helper kernel made the embedding of problem 24 three times slower (measured).
+    Returns -1 when the repeat rule leaves no path and :data:`ARRIVED` when ``start`` is
+    ``target``, so ``>= 0`` answers whether the target is reachable. Placements of the
+    current row already held are marked ``stamp[code] == epoch`` and may not be entered
+    again; ``scratch`` is ``(seen, queue, par_arr, cmd_arr)``, arrays of one entry per
+    placement code (``seen`` holds stamps: the caller's fresh ``epoch`` marks what this
+    search visited). Only placements with ``can[code]`` are entered.
     """
+    if start == target:
+        return ARRIVED
+    board, dl, size, canon, e = piece
+    seen, queue, par_arr, cmd_arr = scratch
     h, w = board.shape
     nx = w + 2 * e
     ny = h + 2 * e
@@ -132,11 +131,7 @@ def first_step(
 
 @jit
 def sim_phrase(
-    board: np.ndarray,
-    dl: np.ndarray,
-    size: int,
-    canon: np.ndarray,
-    e: int,
+    piece: Piece,
     can: np.ndarray,
     start: int,
     held: np.ndarray,
@@ -155,6 +150,7 @@ def sim_phrase(
     Returns:
         ``(ok, end code, number held)``.
     """
+    board, dl, size, canon, e = piece
     h, w = board.shape
     nx = w + 2 * e
     ny = h + 2 * e
@@ -187,19 +183,12 @@ def sim_phrase(
 
 @jit
 def embed_unit(
-    board: np.ndarray,
-    dl: np.ndarray,
-    size: int,
-    canon: np.ndarray,
+    piece: Piece,
     spawn: int,
     target: int,
     lockcmd: int,
-    e: int,
-    ph_cmds: np.ndarray,
-    ph_len: np.ndarray,
+    table: PhraseTable,
     ph_order: np.ndarray,
-    ph_after: np.ndarray,
-    ph_done: np.ndarray,
     out: np.ndarray,
 ) -> int:
     """Spell a path from ``spawn`` to ``target`` then lock, trying phrases greedily.
@@ -211,27 +200,20 @@ def embed_unit(
     which some phrase fits, then such a down move, else a step of a shortest allowed path.
 
     Args:
-        board: The board ``(H, W)``.
-        dl: The unit's deltas ``(6, 2, K, 2)``.
-        size: The unit's member count.
-        canon: The unit's canonical rotations.
+        piece: The unit type on the board.
         spawn: Spawn placement code.
         target: Placement code to lock at.
         lockcmd: A command that locks at ``target``.
-        e: Placement code margin.
-        ph_cmds: ``(n_phrases, max_len)`` command indices of each phrase.
-        ph_len: Length of each phrase.
-        ph_order: Phrase indices in the order to try.
-        ph_after: Per entry -1, or the phrase that must have been completed by the
-            commands just before it: such an entry is the rest of a phrase that overlaps
-            the end of that one (``" ia!"`` after ``"Ia! Ia!"``), taken only right after it.
-        ph_done: Per entry the phrase its last command completes.
-        out: Output buffer ``(n, 2)``: the command, and the phrase index it belongs to
+        table: The entries it may spell (phrases, then overlap continuations).
+        ph_order: Entry indices in the order to try.
+        out: Output buffer ``(n, 2)``: the command, and the entry index it belongs to
             (-1 for a plain move).
 
     Returns:
         Number of commands written, or -1 if the target could not be reached.
     """
+    board, dl, size, canon, e = piece
+    ph_cmds, ph_len, ph_after, ph_done = table.cmds, table.lens, table.after, table.done
     h, w = board.shape
     nx = w + 2 * e
     ny = h + 2 * e
@@ -245,6 +227,7 @@ def embed_unit(
     held = np.empty(ns, np.int64)
     tmp = np.empty(ns, np.int64)
     held2 = np.empty(ns, np.int64)
+    scratch = (seen, queue, par_arr, cmd_arr)
     token = 0
     cur = spawn
     if not can[cur]:
@@ -267,7 +250,7 @@ def embed_unit(
             qr = canon[qr]
             if (last >= 4 and qr == tr) or fits(board, dl, size, qx, qy, qr):
                 continue  # the last command would be an error or a move, not a lock
-            ok, end, _nt = sim_phrase(board, dl, size, canon, e, can, cur, held, nheld, ph_cmds, ln - 1, p, tmp)
+            ok, end, _nt = sim_phrase(piece, can, cur, held, nheld, ph_cmds, ln - 1, p, tmp)
             if ok and end == target:
                 for j in range(ln):
                     out[n, 0] = ph_cmds[p, j]
@@ -280,13 +263,13 @@ def embed_unit(
             if ph_after[p] >= 0 and ph_after[p] != last_done:
                 continue
             ln = ph_len[p]
-            ok, end, ntmp = sim_phrase(board, dl, size, canon, e, can, cur, held, nheld, ph_cmds, ln, p, tmp)
+            ok, end, ntmp = sim_phrase(piece, can, cur, held, nheld, ph_cmds, ln, p, tmp)
             if not ok:
                 continue
             token += 1
             for k in range(ntmp):
                 mark[tmp[k]] = token
-            if path_exists(board, dl, size, canon, end, target, e, can, mark, token, seen, queue):
+            if allowed_path(piece, can, end, target, mark, token, scratch) >= 0:
                 for j in range(ln):
                     out[n, 0] = ph_cmds[p, j]
                     out[n, 1] = p
@@ -337,9 +320,7 @@ def embed_unit(
                     p = ph_order[oi]
                     if ph_after[p] >= 0:
                         continue  # after a plain move no continuation applies
-                    ok, _end, _nt = sim_phrase(
-                        board, dl, size, canon, e, can, nc, held2, nh, ph_cmds, ph_len[p], p, tmp
-                    )
+                    ok, _end, _nt = sim_phrase(piece, can, nc, held2, nh, ph_cmds, ph_len[p], p, tmp)
                     if ok:
                         fits_one = True
                         break
@@ -348,7 +329,7 @@ def embed_unit(
                 token += 1
                 for k in range(nh):
                     mark[held2[k]] = token
-                if nc == target or path_exists(board, dl, size, canon, nc, target, e, can, mark, token, seen, queue):
+                if allowed_path(piece, can, nc, target, mark, token, scratch) >= 0:
                     chosen = c
                     break
             if chosen >= 0:
@@ -358,7 +339,7 @@ def embed_unit(
             token += 1
             for k in range(nheld):
                 mark[held[k]] = token
-            cmd = first_step(board, dl, size, canon, cur, target, e, can, mark, token, seen, queue, par_arr, cmd_arr)
+            cmd = allowed_path(piece, can, cur, target, mark, token, scratch)
         if cmd < 0:
             return -1
         qx, qy, qr = step(px, py, rot, cmd)
@@ -410,20 +391,11 @@ def _dp_run(
 
 @jit
 def embed_unit_dp(
-    board: np.ndarray,
-    dl: np.ndarray,
-    size: int,
+    piece: Piece,
     spawn: int,
     target: int,
     lockcmd: int,
-    e: int,
-    ph_cmds: np.ndarray,
-    ph_len: np.ndarray,
-    ph_val: np.ndarray,
-    ph_after: np.ndarray,
-    ph_done: np.ndarray,
-    slot: np.ndarray,
-    n_slots: int,
+    table: PhraseTable,
     out: np.ndarray,
 ) -> int:
     """The command string of most power points from ``spawn`` to ``target``, exactly.
@@ -437,26 +409,19 @@ def embed_unit_dp(
     states that have not moved.
 
     Args:
-        board: As for :func:`embed_unit`.
-        dl: As for :func:`embed_unit`.
-        size: As for :func:`embed_unit`.
+        piece: As for :func:`embed_unit` (``canon`` unused: the unit cannot turn).
         spawn: As for :func:`embed_unit`.
         target: As for :func:`embed_unit`.
         lockcmd: As for :func:`embed_unit`.
-        e: As for :func:`embed_unit`.
-        ph_cmds: As for :func:`embed_unit`.
-        ph_len: As for :func:`embed_unit`.
-        ph_val: Points of each entry.
-        ph_after: As for :func:`embed_unit`.
-        ph_done: As for :func:`embed_unit`.
-        slot: Per phrase, its index in the ``previous phrase`` dimension (0: none that
-            any entry continues).
-        n_slots: Size of that dimension.
+        table: As for :func:`embed_unit`, with ``values``, ``slot`` and ``n_slots``.
         out: As for :func:`embed_unit`.
 
     Returns:
         Number of commands written, or -1 if the target is unreachable.
     """
+    board, dl, size, _canon, e = piece
+    ph_cmds, ph_len, ph_val, ph_after = table.cmds, table.lens, table.values, table.after
+    ph_done, slot, n_slots = table.done, table.slot, table.n_slots
     h, w = board.shape
     nx = w + 2 * e
     ny = h + 2 * e

@@ -107,15 +107,44 @@ function updatePanels() {
   $("step-label").textContent = `step ${lastFrame.step}`;
   board.dataset.step = String(lastFrame.step);
   board.dataset.actions = JSON.stringify(lastFrame.actions || []);
+  showAchieved();
   fillSummary($("summary"), drawer.summary(lastFrame.state, lastFrame, currentView()));
 }
 
-// The pace the server really plays at (a human game runs at its own speed).
+function paceText(fps) { return fps >= 10 || Number.isInteger(fps) ? String(Math.round(fps)) : fps.toFixed(1); }
+
+// The pace the server is asked to play at (a human game, or arena, runs at its own speed):
+// the slider shows it, and the label until frames say what is really achieved.
+let askedFps = 10;
 function showSpeed(fps) {
   if (typeof fps !== "number") return;
-  const shown = Number.isInteger(fps) ? String(fps) : fps.toFixed(1);
-  $("fps-label").textContent = shown;
+  askedFps = fps;
+  $("fps-label").textContent = paceText(fps);
+  $("fps-asked").textContent = "";
   $("fps").value = String(Math.round(Math.min(Number($("fps").max), Math.max(Number($("fps").min), fps))));
+}
+
+// The pace really achieved: steps per second over the frames shown in the last two seconds.
+const PACE_WINDOW_MS = 2000;
+function achievedPace() {
+  const now = performance.now();
+  const recent = frameTimes.filter(([, t]) => now - t <= PACE_WINDOW_MS);
+  if (recent.length < 3) return null;
+  const [s0, t0] = recent[0], [s1, t1] = recent[recent.length - 1];
+  if (t1 <= t0 || s1 <= s0) return null;
+  const span = t1 - t0;
+  const gap = now - t1; // a stall since the last frame counts too
+  return ((s1 - s0) * 1000) / (gap > (2 * span) / (s1 - s0) ? span + gap : span);
+}
+
+// The label says the pace the game is really shown at, and what was asked when that differs.
+function showAchieved() {
+  if (paused || !meta || board.dataset.ended === "1") return;
+  const pace = achievedPace();
+  if (pace === null) return;
+  $("fps-label").textContent = paceText(pace);
+  $("fps-asked").textContent = Math.abs(pace - askedFps) > 0.15 * askedFps ? `(asked ${paceText(askedFps)})` : "";
+  board.dataset.pace = String(pace);
 }
 
 function logEvents(step, events) {
@@ -200,11 +229,18 @@ async function start() {
   send(msg);
 }
 
+setInterval(showAchieved, 500); // a game that stalls shows it, between frames too
+
 $("start").onclick = start;
 $("pause").onclick = () => send({ type: paused ? "resume" : "pause" });
 $("step").onclick = () => send({ type: "step" });
 $("restart").onclick = () => send({ type: "restart" });
-$("fps").oninput = () => { $("fps-label").textContent = $("fps").value; send({ type: "speed", fps: Number($("fps").value) }); };
+$("fps").oninput = () => {
+  askedFps = Number($("fps").value);
+  $("fps-label").textContent = $("fps").value; $("fps-asked").textContent = "";
+  frameTimes = []; // the pace achieved from now on, at the new speed
+  send({ type: "speed", fps: askedFps });
+};
 $("show-overlay").onchange = draw;
 zoomControls(() => { draw(); });
 window.addEventListener("resize", () => scheduleDraw());
