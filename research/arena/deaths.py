@@ -99,7 +99,12 @@ def _restart(rec: dict[str, Any], agent: str, game: Any, seed: int, budget_ms: f
     names[rec["me"]] = agent
     agents = [make_agent(n) for n in names]
     m = Match(
-        game, agents, seed, agent_names=names, budget=Budget(time_s=budget_ms / 1000), own=OwnRules(rec["state"].clone())
+        game,
+        agents,
+        seed,
+        agent_names=names,
+        budget=Budget(time_s=budget_ms / 1000),
+        own=OwnRules(rec["state"].clone()),
     )
     m.start()
     for a, (g, c) in zip(agents, rec["trackers"], strict=True):
