@@ -79,8 +79,8 @@ def test_the_compiled_clock_reads_perf_counter_and_is_cached(tmp_path):
 def test_the_searches_read_no_clock_in_object_mode():
     # An object-mode block is compiled again in every process (numba cannot cache it),
     # which made every arena run with a searching agent compile and say so.
-    from snakelab.games.arena import mcts, survival, voronoi
+    from snakelab.games.arena import mcts, search, survival
 
-    for kernel in (voronoi._ab, mcts.search, survival.alone_moves):
+    for kernel in (search.alphabeta, mcts.search, survival.alone_moves):
         assert "objmode" not in inspect.getsource(kernel.py_func)
         assert kernel.targetoptions.get("nogil"), kernel

@@ -122,7 +122,7 @@ def _build() -> typer.Typer:
     """The root app: the ``--store`` callback and ``games``; every other command is loaded on use."""
     import typer
 
-    from snakelab.cli._grammar import Group
+    from snakelab.cli._grammar import Command, Group
 
     class _Root(Group):
         """The root group: a command's module is imported when that command is used.
@@ -197,7 +197,7 @@ def _build() -> typer.Typer:
             os.environ[STORE_ENV] = store
         install_compile_notice()
 
-    app.command("games")(games_cmd)
+    app.command("games", cls=Command)(games_cmd)  # the help classes, as every loaded verb has
     return app
 
 

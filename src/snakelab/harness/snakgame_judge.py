@@ -38,6 +38,13 @@ waited longer than the wall-clock guard; the message says which, in seconds),
 ``CRASH`` (it ended or closed its output mid-game, or broke the memory or process
 limit). Only ``OK`` scores; the others score 0, as the contest's Wrong Answer or Time
 Limit did.
+
+Benches judge files through :func:`judge_match` (a worker's task for the one parallel
+map), which runs a built-in agent's contest program and returns an ordinary match result.
+
+Why this module is over 400 lines and still one idea: it is the judge of one contest, the
+dialogue with a program (its reader, CPU and wall-clock limits, verdicts) and the task that
+judges one bench file with it.
 """
 
 from __future__ import annotations
@@ -362,14 +369,14 @@ def run_judge(
             match.finish()
         else:
             match.close()
-    cpu = proc.cpu_s
-    if time_limit is not None and verdict != "ILLEGAL" and (proc.fault_kind == "cpu" or cpu_at_end > time_limit):
-        # Over the limit also when the program finished between two samples: the
-        # exact figure at the end decides, as a contest judge's would.
+    cpu = max(proc.cpu_s, cpu_at_end)
+    if time_limit is not None and verdict != "ILLEGAL" and (proc.fault_kind == "cpu" or cpu > time_limit):
+        # Over the limit also when the program finished between two samples: the exact
+        # figure at the end decides, as a contest judge's would; it is the program's whole
+        # CPU time, what it spent after its last line (exiting) included, as reported.
         verdict = "TIMEOUT"
         message = (
-            f"the program used {max(cpu, cpu_at_end):.2f} s of CPU time, over the {time_limit:g} s CPU limit "
-            f"(at move {moves() + 1})"
+            f"the program used {cpu:.2f} s of CPU time, over the {time_limit:g} s CPU limit (at move {moves() + 1})"
         )
     so_far = st.score
     return JudgeReport(

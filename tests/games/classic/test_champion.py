@@ -200,7 +200,7 @@ def test_champion__takes_over_a_longer_start_once_the_body_fits_a_cycle():
     assert took_over == 4
 
 
-SEARCH = {"lookahead": 1.0, "samples": 4, "huggers": 1}
+SEARCH = {"lookahead": 1.0, "samples": 4, "huggers": 1, "variants": 8}
 """Every search option of the champion switched on (small, so the tests stay quick)."""
 
 
@@ -250,10 +250,10 @@ def test_champion_search__safety_property(w, h, rule, seed, lookahead, samples, 
     _play_checking_the_invariant(w, h, rule, seed, **options)
 
 
-def test_champion_search__is_deterministic_for_a_seed():
-    assert _play_checking_the_invariant(8, 8, "strict", 11, **SEARCH) == _play_checking_the_invariant(
-        8, 8, "strict", 11, **SEARCH
-    )
+def test_champion_search__is_deterministic_for_a_seed_and_plays_its_own_game():
+    searched = _play_checking_the_invariant(8, 8, "strict", 11, **SEARCH)
+    assert searched == _play_checking_the_invariant(8, 8, "strict", 11, **SEARCH)
+    assert searched != _play_checking_the_invariant(8, 8, "strict", 11)  # the lookahead chose other plans
 
 
 def test_champion_search__settings_reach_the_agent_by_name():

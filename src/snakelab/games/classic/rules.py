@@ -28,6 +28,11 @@ apple was eaten, in order; for a state restored from JSON only those eaten since
 
 Randomness: the start from ``(seed, "start")``, the k-th apple from ``(seed, "apple", k)``,
 so the state's JSON (seed and counters) restores it exactly.
+
+Why one module of over 400 lines: it is one idea, the game's exact rules. The
+configuration, the state with its step function and its JSON form, and the game that
+builds them describe the same transition; the step function and the JSON restore must
+agree field by field, which is easiest to check when they sit together.
 """
 
 from __future__ import annotations

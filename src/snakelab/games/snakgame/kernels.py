@@ -2,7 +2,14 @@
 
 Grids are flat ``uint8`` arrays, row-major, ``n`` rows × ``m`` columns; a cell is free
 for a search exactly when its value is 0. Directions in :func:`long_path` are clockwise,
-0 up, 1 right, 2 down, 3 left, as in the editorial's left-hand rule.
+0 up, 1 right, 2 down, 3 left, as in the editorial's left-hand rule. The layout of the
+champion's memory (the ``P_*`` indices) is defined here, beside the searches that read it;
+the champion's move itself is :mod:`~snakelab.games.snakgame.policy`.
+
+Why this module is over 400 lines and still one idea: it is the grid searches the agents
+stand on (the editorial's long path, component labels, and the three region measures of
+the champion: the split race, the capped region worth and an end's options, which call
+one another), written once and compiled together.
 """
 
 from __future__ import annotations
