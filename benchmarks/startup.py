@@ -52,14 +52,20 @@ def verbs() -> list[tuple[str, ...]]:
     return paths
 
 
-def cpu_seconds(argv: list[str], stdin: str | None = None) -> float:
-    """User + system CPU seconds of one run of ``argv`` (its children included)."""
+def cpu_seconds(argv: list[str], stdin: str | None = None, source: str | None = None) -> float:
+    """User + system CPU seconds of one run of ``argv`` (its children included).
+
+    ``source``: a ``src`` folder of another commit to run instead of this one (it comes
+    first on ``PYTHONPATH``, before the installed working copy).
+    """
+    env = None if source is None else {**os.environ, "PYTHONPATH": source}
     proc = subprocess.Popen(
         argv,
         stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         text=True,
+        env=env,
     )
     if stdin is not None:
         assert proc.stdin is not None
@@ -94,35 +100,61 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=5, help="measured rounds (the best is quoted)")
     ap.add_argument("--only", choices=["help", "contest"], default=None, help="measure one kind only")
+    ap.add_argument(
+        "--before",
+        metavar="SRC",
+        default=None,
+        help="the src folder of an earlier commit (git archive COMMIT src | tar -x -C DIR), measured alongside",
+    )
     args = ap.parse_args()
     todo = commands(args.only)
-    for _, _, argv, stdin, _ in todo:  # warm the numba cache and the file cache
-        cpu_seconds(argv, stdin)
-    best = [float("inf")] * len(todo)
+    sources = [None] if args.before is None else [None, str(Path(args.before).resolve())]
+    for source in sources:  # warm the numba caches and the file cache
+        for _, _, argv, stdin, _ in todo:
+            cpu_seconds(argv, stdin, source)
+    best = {(i, source): float("inf") for i in range(len(todo)) for source in sources}
     for _ in range(args.repeat):
         for i, (_, _, argv, stdin, _) in enumerate(todo):
-            best[i] = min(best[i], cpu_seconds(argv, stdin))
-    print(f"| command | CPU s (best of {args.repeat}) | target s | within |")
-    print("|---|---:|---:|---|")
-    for (_, shown, _, _, target), seconds in zip(todo, best, strict=True):
-        print(f"| `{shown}` | {seconds:.2f} | {target:g} | {'yes' if seconds <= target else '**no**'} |")
-    over = [shown for (_, shown, _, _, target), s in zip(todo, best, strict=True) if s > target]
+            for source in sources:  # side by side: each command before and after in turn
+                best[i, source] = min(best[i, source], cpu_seconds(argv, stdin, source))
+    now = [best[i, None] for i in range(len(todo))]
+    before = [best[i, sources[-1]] for i in range(len(todo))] if args.before else None
+    cols = " | before s | ratio" if before else ""
+    print(f"| command | CPU s (best of {args.repeat}){cols} | target s | within |")
+    print("|---|---:|" + ("---:|---:|" if before else "") + "---:|---|")
+    for i, ((_, shown, _, _, target), seconds) in enumerate(zip(todo, now, strict=True)):
+        extra = f" | {before[i]:.2f} | {before[i] / seconds:.1f}×" if before else ""
+        print(f"| `{shown}` | {seconds:.2f}{extra} | {target:g} | {'yes' if seconds <= target else '**no**'} |")
+    over = [shown for (_, shown, _, _, target), s in zip(todo, now, strict=True) if s > target]
     print(f"\n{len(todo) - len(over)} of {len(todo)} within their targets\n")
-    # The short table of docs/benchmarks.md: the verbs' --help as a spread, the rest as they are.
-    helps = sorted(
-        (s, shown) for (kind, shown, _, _, _), s in zip(todo, best, strict=True)
-        if kind == "help" and shown.startswith("snakelab ") and shown != "snakelab --help"
-    )  # fmt: skip
-    print("| start-up | CPU s | target s |")
-    print("|---|---:|---:|")
-    for (kind, shown, _, _, target), s in zip(todo, best, strict=True):
-        if kind == "contest" or not shown.startswith("snakelab ") or shown == "snakelab --help":
-            print(f"| `{shown}` | {s:.2f} | {target:g} |")
+    summary(todo, now, before)
+
+
+def summary(
+    todo: list[tuple[str, str, list[str], str | None, float]], now: list[float], before: list[float] | None
+) -> None:
+    """The short table of docs/benchmarks.md: the verbs' ``--help`` as a spread, the rest as they are."""
+    cols = " | before s" if before else ""
+    print(f"| start-up | CPU s{cols} | target s |")
+    print("|---|---:|" + ("---:|" if before else "") + "---:|")
+    helps: list[int] = []
+    for i, (kind, shown, _, _, target) in enumerate(todo):
+        if kind == "help" and shown.startswith("snakelab ") and shown != "snakelab --help":
+            helps.append(i)
+            continue
+        extra = f" | {before[i]:.2f}" if before else ""
+        print(f"| `{shown}` | {now[i]:.2f}{extra} | {target:g} |")
     if helps:
-        median = helps[len(helps) // 2][0]
+
+        def spread(values: list[float]) -> str:
+            ranked = sorted(values)
+            return f"{ranked[0]:.2f}, {ranked[len(ranked) // 2]:.2f}, {ranked[-1]:.2f}"
+
+        slowest = todo[max(helps, key=lambda i: now[i])][1]
+        extra = f" | {spread([before[i] for i in helps])}" if before else ""
         print(
-            f"| `--help` of the {len(helps)} groups and verbs: fastest, median, slowest (`{helps[-1][1]}`) "
-            f"| {helps[0][0]:.2f}, {median:.2f}, {helps[-1][0]:.2f} | {HELP_TARGET_S:g} |"
+            f"| `--help` of the {len(helps)} groups and verbs: fastest, median, slowest (`{slowest}`) "
+            f"| {spread([now[i] for i in helps])}{extra} | {HELP_TARGET_S:g} |"
         )
 
 

@@ -223,3 +223,41 @@ def test_the_results_help_names_the_store_variable_the_store_reads():
     from snakelab.harness.store import STORE_ENV
 
     assert results.STORE_ENV == STORE_ENV
+
+
+HELP_LOADS = """
+import sys
+sys.argv = ["snakelab", *sys.argv[1:]]
+from snakelab.cli import main
+try:
+    main()
+except SystemExit:
+    pass
+print(" ".join(m for m in ("numpy", "numba", "snakelab.core.registry", "snakelab.harness.store") if m in sys.modules))
+"""
+
+
+@pytest.mark.parametrize(
+    "args", [(), ("arena", "play"), ("classic", "bench"), ("hextris", "score"), ("results", "list"), ("serve",)]
+)
+def test_help_loads_no_game_code(args):
+    # Each verb imports what it uses when it runs: its help (and every other verb's) loads
+    # neither numpy nor numba, nor the registry of games, so it starts at once.
+    import subprocess
+    import sys
+
+    r = subprocess.run(
+        [sys.executable, "-c", HELP_LOADS, *args, "--help"], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[-1] == "", r.stdout.splitlines()[-1]
+
+
+def test_the_contest_program_starts_without_the_kernels():
+    # play_icfp2015 checks its clock before loading numba (its solver loads it).
+    import subprocess
+    import sys
+
+    code = "import sys, snakelab.cli.icfp2015; print('numba' in sys.modules, 'numpy' in sys.modules)"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert r.stdout.split() == ["False", "False"], r.stderr

@@ -15,8 +15,8 @@ agents with the derived seeds, applies the steps and writes the replay, so a liv
 records the replay :func:`~snakelab.harness.match.play` writes for the same game, seed
 and moves. A game stopped before its end deletes its (truncated) replay.
 
-Why one module over 400 lines: one WebSocket session and the commands it accepts are one
-state machine over one :class:`~snakelab.harness.match.Match`.
+Why one module: it is one session's protocol, the commands it checks, the pace it keeps
+and the budget its agents think within (:func:`think_budget`) being parts of one loop.
 """
 
 from __future__ import annotations

@@ -13,7 +13,6 @@ from snakelab.core.errors import IllegalActionError
 from snakelab.core.game import BaseAgent, Budget, GameInfo
 from snakelab.games.hextris.rules import State
 from snakelab.games.hextris.scoring import PHRASES
-from snakelab.games.hextris.solver import SEED_PHRASES, ChampionSearch, solve_champion, solve_seed_method
 
 
 class RandomAgent(BaseAgent):
@@ -70,6 +69,8 @@ class SeedAgent(_PlanningAgent):
     """The seed team's approach: greedy lock search by features, phrase-first paths (5 phrases)."""
 
     def _solve(self, state: State, budget: Budget | None) -> str:
+        from snakelab.games.hextris.solver import SEED_PHRASES, solve_seed_method
+
         return solve_seed_method(state.problem, state.seed, SEED_PHRASES).solution
 
 
@@ -102,6 +103,10 @@ class ChampionAgent(_PlanningAgent):
         self.time_limit = time_limit
 
     def _solve(self, state: State, budget: Budget | None) -> str:
+        # Imported here: the solver loads numba, which registering the game (and the
+        # contest program's start, before its clock says there is time) must not.
+        from snakelab.games.hextris.solver import ChampionSearch, solve_champion
+
         if budget is not None and budget.nodes is not None:
             width = width_for_nodes(budget.nodes, state.problem.source_length)
             # No deadline that could bind: the passes, not the clock, end the search.
