@@ -37,7 +37,7 @@ from snakelab.games.arena import sim
 from snakelab.games.arena.render import to_text
 from snakelab.games.arena.survival import SHUT_NEVER, Ask, alone_moves, opponent_reach, work_size
 from snakelab.harness import match_seeds
-from snakelab.harness.match import Match, play
+from snakelab.harness.match import Match, OwnRules, play
 
 
 def _trackers(agents: list[Any]) -> list[tuple[Any, Any]]:
@@ -98,7 +98,14 @@ def _restart(rec: dict[str, Any], agent: str, game: Any, seed: int, budget_ms: f
     names = list(rec["names"])
     names[rec["me"]] = agent
     agents = [make_agent(n) for n in names]
-    m = Match(game, agents, seed, agent_names=names, budget=Budget(time_s=budget_ms / 1000), state=rec["state"].clone())
+    m = Match(
+        game,
+        agents,
+        seed,
+        agent_names=names,
+        budget=Budget(time_s=budget_ms / 1000),
+        own=OwnRules(rec["state"].clone()),
+    )
     m.start()
     for a, (g, c) in zip(agents, rec["trackers"], strict=True):
         if g is not None:

@@ -12,7 +12,7 @@ from snakelab.core.errors import ConfigError
 from snakelab.core.game import BaseAgent
 from snakelab.games.arena.agents import greedy_move
 from snakelab.harness import play
-from snakelab.harness.arena_bot import BotAgent, BotProcess, bot_command, processes_in_group
+from snakelab.harness.arena_bot import BotAgent, BotOptions, BotProcess, bot_command, processes_in_group
 
 BOTS = Path(__file__).parents[1] / "games" / "arena" / "bots"
 GAME = "arena(game_width=16,game_height=16,duration=1,speed=20)"  # 50 steps
@@ -22,7 +22,7 @@ def bot(name, tmp_path, **kw):
     kw.setdefault("lockstep", True)
     kw.setdefault("timeout_s", 2.0)
     kw.setdefault("startup_s", 0.2)
-    return BotAgent(str(BOTS / name), run_dir=str(tmp_path), python=sys.executable, **kw)
+    return BotAgent(str(BOTS / name), BotOptions(run_dir=str(tmp_path), python=sys.executable, **kw))
 
 
 def run(agents, tmp_path, game=GAME, seed=1):
@@ -236,8 +236,8 @@ def test_ctrl_c_mid_game_leaves_no_process(tmp_path):
 HARNESS = """
 import sys, time
 from snakelab import make
-from snakelab.harness.arena_bot import BotAgent
-bot = BotAgent(sys.argv[1], run_dir=sys.argv[2], python=sys.executable)
+from snakelab.harness.arena_bot import BotAgent, BotOptions
+bot = BotAgent(sys.argv[1], BotOptions(run_dir=sys.argv[2], python=sys.executable))
 bot.reset(make("arena(game_width=16,game_height=16)").info, 0, 0)
 print(bot.pid, flush=True)
 time.sleep(60)
@@ -275,7 +275,7 @@ def test_java_jar_bot(tmp_path):
     (build / "manifest.txt").write_text("Main-Class: JavaBot\n")
     jar = tmp_path / "bot.jar"
     subprocess.run(["jar", "cfm", str(jar), "manifest.txt", "JavaBot.class"], check=True, cwd=build)
-    java = BotAgent(str(jar), lockstep=True, timeout_s=10, run_dir=str(tmp_path))
+    java = BotAgent(str(jar), BotOptions(lockstep=True, timeout_s=10, run_dir=str(tmp_path)))
     assert java.command[:2] == ["java", "-jar"]
     res, _events = run([java], tmp_path)
     assert res.steps == 50 and res.outcome.details["crashes"][0] == 0
@@ -364,7 +364,7 @@ for line in sys.stdin:
 
 def test_bot_late_once__stays_in_its_late_answer_skipped(tmp_path):
     (tmp_path / "late.py").write_text(LATE)
-    late = BotAgent(str(tmp_path / "late.py"), lockstep=True, run_dir=str(tmp_path), python=sys.executable)
+    late = BotAgent(str(tmp_path / "late.py"), BotOptions(lockstep=True, run_dir=str(tmp_path), python=sys.executable))
     game = "arena(game_width=30,game_height=30,duration=2)"  # 40 steps of the default 50 ms: limit 1 s
     res, events = run([late], tmp_path, game, seed=3)
     assert late.limit_s == 1.0

@@ -10,7 +10,7 @@ import pytest
 from snakelab import make, make_agent
 from snakelab.core.errors import IllegalActionError, SnakelabError
 from snakelab.core.rng import derive_seed
-from snakelab.harness.match import Match, play
+from snakelab.harness.match import Match, OwnRules, play
 
 
 def _replay_lines(path):
@@ -157,7 +157,9 @@ def test_judge_style_step_function_and_external_program(tmp_path):
             events += more
         return events
 
-    match = Match(g, [None], 5, agent_names=names, replay=tmp_path / "judged.jsonl", apply=judge_step, measure=True)
+    match = Match(
+        g, [None], 5, agent_names=names, replay=tmp_path / "judged.jsonl", own=OwnRules(apply=judge_step), measure=True
+    )
     match.start()
     while not match.over:
         match.feed(0, program.act(match.state.observe(0), None), seconds=0.001)

@@ -12,7 +12,7 @@ import pytest
 from snakelab import make, make_agent
 from snakelab.core.registry import agent_entry
 from snakelab.harness import play
-from snakelab.harness.arena_bot import BotAgent
+from snakelab.harness.arena_bot import BotAgent, BotOptions
 from snakelab.harness.process import ExternalProcess, ProcessLimits, is_alive, is_subreaper, wall_guard_s
 from snakelab.harness.snakgame_judge import run_judge
 from tests.cli_helpers import run_snakelab
@@ -138,7 +138,7 @@ ARENA = "arena(game_width=16,game_height=16,duration=1,speed=20)"  # 50 steps
 def test_arena_bot__no_process_left_whatever_happened(tmp_path, how):
     pidfile = tmp_path / "pids"
     cmd = shlex.join([sys.executable, "-u", str(PROGRAMS / "spawner_bot.py"), str(pidfile), how])
-    bot = BotAgent(cmd, kind="exec", lockstep=True, timeout_s=0.3, run_dir=str(tmp_path), name="spawner")
+    bot = BotAgent(cmd, BotOptions(kind="exec", lockstep=True, timeout_s=0.3, run_dir=str(tmp_path), name="spawner"))
     agents = [bot] + [make_agent("arena.greedy") for _ in range(3)]
     res = play(make(ARENA), agents, 1)
     assert res.outcome.details["crashes"][0] == 1

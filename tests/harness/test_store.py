@@ -11,6 +11,7 @@ from snakelab.cli.common import run_matches
 from snakelab.core.errors import SnakelabError
 from snakelab.core.game import Budget
 from snakelab.harness import MatchSpec, match_seeds, run_many
+from snakelab.harness.run import RunHooks
 from snakelab.harness.store import (
     ResumeMismatchError,
     Store,
@@ -86,7 +87,9 @@ def test_run_stored__resume_plays_only_missing_and_merges_in_order(tmp_path):
             db.add_match(rid, i, specs[i], full[i])
         assert db.run(rid).finished is None
         played = []
-        rid2, merged = run_stored(specs, db, resume=str(rid), jobs=1, on_result=lambda r: played.append(r.index))
+        rid2, merged = run_stored(
+            specs, db, resume=str(rid), jobs=1, hooks=RunHooks(on_result=lambda r: played.append(r.index))
+        )
         assert rid2 == rid
         assert sorted(played) == [1, 2, 5, 6]
         assert _key(merged) == _key(full)
@@ -190,7 +193,7 @@ def test_resume__continues_the_stored_plan_when_only_parameters_differ(tmp_path)
         # e.g. a bot's log folder or a replay path that changes with every invocation
         changed = [replace(s, replay=str(tmp_path / f"r{i}.jsonl")) for i, s in enumerate(specs)]
         notes = []
-        _, merged = run_stored(changed, db, resume=rid, jobs=1, on_note=notes.append)
+        _, merged = run_stored(changed, db, resume=rid, jobs=1, hooks=RunHooks(on_note=notes.append))
         assert _key(merged) == _key(full)
         assert any("replay differs" in n for n in notes) and not list(tmp_path.glob("r*.jsonl"))
         with pytest.raises(ResumeMismatchError, match="match 0 has seed"):

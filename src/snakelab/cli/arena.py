@@ -279,7 +279,7 @@ def _play(seats: list[tuple[str, str]], o: PlayOptions) -> None:
     from snakelab.harness.match import play
 
     check_writable(o.replay)
-    from snakelab.harness.arena_bot import BotAgent
+    from snakelab.harness.arena_bot import BotAgent, BotOptions
 
     seed, speed, replay, as_json, no_view = o.seed, o.speed, o.replay, o.as_json, o.no_view
 
@@ -304,8 +304,7 @@ def _play(seats: list[tuple[str, str]], o: PlayOptions) -> None:
                 agents.append(make_agent(ref))
                 names.append(ref)
             else:
-                b = BotAgent(
-                    value,
+                opts = BotOptions(
                     kind=kind,
                     lockstep=o.lockstep,
                     timeout_s=o.timeout,
@@ -313,6 +312,7 @@ def _play(seats: list[tuple[str, str]], o: PlayOptions) -> None:
                     python=o.python,
                     startup_s=o.startup,
                 )
+                b = BotAgent(value, opts)
                 agents.append(b)
                 bots.append(b)
                 names.append(f"{kind}:{Path(value).name}")

@@ -5,17 +5,21 @@ the apple (start and apple drawn from the seed). ``bench`` plays many games (ran
 up to an area, or one torus) through the shared runner (statistics, the results store,
 ``--resume``). The exact figures of the field (a strategy's worst case over every apple
 position) come from ``cover`` (one torus) and ``sweep`` (every torus up to an area).
+
+Why one module over 400 lines: these are the verbs of one command group, sharing the
+strategy options and their checks; split, each verb's file would import the others'.
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
-from snakelab.cli._grammar import interrupt_code, refuse_given
+from snakelab.cli._grammar import interrupt_code, options_command, refuse_given
 from snakelab.cli.common import (
     EXECUTOR_HELP,
     LiveView,
@@ -186,29 +190,51 @@ def random_tori(max_area: int, seeds: list[int]) -> list[tuple[int, int]]:
     return tori
 
 
+@dataclass(frozen=True)
+class BenchOptions:
+    """``blind bench``'s options: the strategy, the tori and how the games run."""
+
+    strategy: Annotated[str, typer.Option("--strategy", "-s", help=STRATEGY_HELP)] = "champion"
+    k: Annotated[int | None, typer.Option("--k", help=K_HELP)] = None
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 200
+    max_area: Annotated[
+        int, typer.Option("--max-area", "-N", help="Each game on a random torus A×B with A·B ≤ N (the sweep's grids).")
+    ] = 10_000
+    width: Annotated[int | None, typer.Option("--width", "-W", help="Play every game on this torus (with -H).")] = None
+    height: Annotated[int | None, typer.Option("--height", "-H", help="Rows of that torus (with -W).")] = None
+    seed: Annotated[
+        int, typer.Option("--seed", help="Run seed (per-game seeds, tori, starts and apples derive from it).")
+    ] = 1
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (0: all cores).")] = 0
+    executor: Annotated[str | None, typer.Option("--executor", help=EXECUTOR_HELP)] = None
+    resume: Annotated[
+        str | None, typer.Option("--resume", help="Continue a stored run (see snakelab results list).")
+    ] = None
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False
+
+
 @app.command("bench")
-def bench_cmd(
-    ctx: typer.Context,
-    strategy: str = typer.Option("champion", "--strategy", "-s", help=STRATEGY_HELP),
-    k: int | None = typer.Option(None, "--k", help=K_HELP),
-    games: int = typer.Option(200, "--games", "-n", help="Number of games."),
-    max_area: int = typer.Option(
-        10_000, "--max-area", "-N", help="Each game on a random torus A×B with A·B ≤ N (the sweep's grids)."
-    ),
-    width: int | None = typer.Option(None, "--width", "-W", help="Play every game on this torus (with -H)."),
-    height: int | None = typer.Option(None, "--height", "-H", help="Rows of that torus (with -W)."),
-    seed: int = typer.Option(1, "--seed", help="Run seed (per-game seeds, tori, starts and apples derive from it)."),
-    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0: all cores)."),
-    executor: str | None = typer.Option(None, "--executor", help=EXECUTOR_HELP),
-    resume: str | None = typer.Option(None, "--resume", help="Continue a stored run (see snakelab results list)."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
-) -> None:
+@options_command(BenchOptions)
+def bench_cmd(ctx: typer.Context, o: BenchOptions) -> None:
     """Play many games of one strategy: moves to find the apple, as a multiple of S = A·B.
 
     Each game is a random torus (``--max-area``) or one torus (``-W`` and ``-H``), with
     start and apple drawn from the game seed. Games are stored and resumable like
     every bench. These are sampled games; the exact worst case is ``cover`` / ``sweep``.
     """
+    strategy, k, games, max_area, width, height, seed, jobs, executor, resume, as_json = (
+        o.strategy,
+        o.k,
+        o.games,
+        o.max_area,
+        o.width,
+        o.height,
+        o.seed,
+        o.jobs,
+        o.executor,
+        o.resume,
+        o.as_json,
+    )
     from snakelab.core.registry import format_spec
     from snakelab.games.blind.rules import MAX_AREA
     from snakelab.harness.match import MatchSpec
@@ -308,38 +334,86 @@ def cover_cmd(
         console.print(f"{strat.spec} on {width}×{height}: [red]not covered[/] within {cap_ratio:g}·S moves")
 
 
+@dataclass(frozen=True, kw_only=True)
+class SweepOptions:
+    """``blind sweep``'s options: the strategy, the grids, the map and the report."""
+
+    strategy: Annotated[str | None, typer.Option("--strategy", "-s", help=STRATEGY_HELP)] = None
+    k: Annotated[int | None, typer.Option("--k", help=K_HELP)] = None
+    max_area: Annotated[int, typer.Option("--max-area", "-N", help="Every ordered grid A×B with A·B ≤ N.")]
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (0: all cores; 1: in this process).")] = 0
+    executor: Annotated[str | None, typer.Option("--executor", help=EXECUTOR_HELP)] = None
+    cap_ratio: Annotated[
+        float, typer.Option("--cap-ratio", help="Give up on a grid after this many times S moves.")
+    ] = 35.0
+    checkpoint: Annotated[
+        Path | None,
+        typer.Option("--checkpoint", help="File of finished chunks (default: a file under ~/.cache/snakelab/blind)."),
+    ] = None
+    fresh: Annotated[bool, typer.Option("--fresh", help="Ignore (and replace) an existing checkpoint.")] = False
+    no_checkpoint: Annotated[bool, typer.Option("--no-checkpoint", help="Keep no checkpoint at all.")] = False
+    chunks: Annotated[int, typer.Option("--chunks", help="Number of work chunks (0: default).")] = 0
+    top: Annotated[int, typer.Option("--top", help="Worst grids to list in the table view.")] = 10
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json", help="Print one JSON object: strategy, max_area, grids, worst_ratio, worst_grid, mean_ratio."
+        ),
+    ] = False
+    details: Annotated[
+        bool,
+        typer.Option(
+            "--details", help="With --json: add uncovered, bands, histogram, worst grids, ratio map and wall_s."
+        ),
+    ] = False
+    plot: Annotated[
+        Path | None,
+        typer.Option(
+            "--plot", help="Also save a PNG: ratio map over A and B, worst and mean per band of S, histogram."
+        ),
+    ] = None
+
+
 @app.command("sweep")
-def sweep_cmd(
-    ctx: typer.Context,
-    strategy: str | None = typer.Option(None, "--strategy", "-s", help=STRATEGY_HELP),
-    k: int | None = typer.Option(None, "--k", help=K_HELP),
-    max_area: int = typer.Option(..., "--max-area", "-N", help="Every ordered grid A×B with A·B ≤ N."),
-    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0: all cores; 1: in this process)."),
-    executor: str | None = typer.Option(None, "--executor", help=EXECUTOR_HELP),
-    cap_ratio: float = typer.Option(35.0, "--cap-ratio", help="Give up on a grid after this many times S moves."),
-    checkpoint: Path | None = typer.Option(
-        None, "--checkpoint", help="File of finished chunks (default: a file under ~/.cache/snakelab/blind)."
-    ),
-    fresh: bool = typer.Option(False, "--fresh", help="Ignore (and replace) an existing checkpoint."),
-    no_checkpoint: bool = typer.Option(False, "--no-checkpoint", help="Keep no checkpoint at all."),
-    chunks: int = typer.Option(0, "--chunks", help="Number of work chunks (0: default)."),
-    top: int = typer.Option(10, "--top", help="Worst grids to list in the table view."),
-    as_json: bool = typer.Option(
-        False, "--json", help="Print one JSON object: strategy, max_area, grids, worst_ratio, worst_grid, mean_ratio."
-    ),
-    details: bool = typer.Option(
-        False, "--details", help="With --json: add uncovered, bands, histogram, worst grids, ratio map and wall_s."
-    ),
-    plot: Path | None = typer.Option(
-        None, "--plot", help="Also save a PNG: ratio map over A and B, worst and mean per band of S, histogram."
-    ),
-) -> None:
+@options_command(SweepOptions)
+def sweep_cmd(ctx: typer.Context, o: SweepOptions) -> None:
     """Exact worst cover ratio over every grid A·B ≤ N (resumable: Ctrl-C keeps finished chunks).
 
     A move file (``-s 'file(path=...)'``) with no moves is refused; one that runs out before
     the cap on some grid leaves those grids undecided: the figures are printed, then an
     error (exit 1) says how many moves the file held.
     """
+    (
+        strategy,
+        k,
+        max_area,
+        jobs,
+        executor,
+        cap_ratio,
+        checkpoint,
+        fresh,
+        no_checkpoint,
+        chunks,
+        top,
+        as_json,
+        details,
+        plot,
+    ) = (
+        o.strategy,
+        o.k,
+        o.max_area,
+        o.jobs,
+        o.executor,
+        o.cap_ratio,
+        o.checkpoint,
+        o.fresh,
+        o.no_checkpoint,
+        o.chunks,
+        o.top,
+        o.as_json,
+        o.details,
+        o.plot,
+    )
     from snakelab.games.blind.sweep import check_options, count_grids, default_checkpoint, run_sweep
     from snakelab.harness.executors import make_executor
     from snakelab.harness.parallel import mapper, sigterm_as_interrupt

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from snakelab.cli._grammar import options_command
 from snakelab.cli.common import EXECUTOR_HELP, LiveView, check_writable, console, fail, print_json, run_matches
 from snakelab.core.errors import SnakelabError
 
@@ -95,24 +97,52 @@ def summarise(agent: str, width: int, height: int, results: list[MatchResult], w
     }
 
 
+@dataclass(frozen=True)
+class BenchOptions:
+    """``classic bench``'s options: the agent, the board and how the games run."""
+
+    agent: Annotated[
+        list[str],
+        typer.Option(
+            "--agent", "-a", help="Agent name, e.g. hamilton; repeat it or give a comma list to compare agents."
+        ),
+    ]
+    width: Annotated[int, typer.Option("--width", "-W", help="Board columns.")] = 12
+    height: Annotated[int, typer.Option("--height", "-H", help="Board rows.")] = 12
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 100
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Run seed (per-game seeds derive from it).")] = 1
+    tail_rule: Annotated[str, typer.Option("--tail-rule", help="lenient or strict.")] = "lenient"
+    start_length: Annotated[int, typer.Option("--start-length", help="Initial snake length.")] = 1
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (0: all cores).")] = 0
+    executor: Annotated[str | None, typer.Option("--executor", help=EXECUTOR_HELP)] = None
+    resume: Annotated[
+        str | None, typer.Option("--resume", help="Continue a stored run (see snakelab results list).")
+    ] = None
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (a list for several agents).")] = False
+    plot: Annotated[
+        Path | None, typer.Option("--plot", help="Save a PNG of steps per apple against fill fraction.")
+    ] = None
+
+
 @app.command("bench")
-def bench_cmd(
-    agent: list[str] = typer.Option(
-        ..., "--agent", "-a", help="Agent name, e.g. hamilton; repeat it or give a comma list to compare agents."
-    ),
-    width: int = typer.Option(12, "--width", "-W", help="Board columns."),
-    height: int = typer.Option(12, "--height", "-H", help="Board rows."),
-    games: int = typer.Option(100, "--games", "-n", help="Number of games."),
-    seed: int = typer.Option(1, "--seed", "-s", help="Run seed (per-game seeds derive from it)."),
-    tail_rule: str = typer.Option("lenient", "--tail-rule", help="lenient or strict."),
-    start_length: int = typer.Option(1, "--start-length", help="Initial snake length."),
-    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0: all cores)."),
-    executor: str | None = typer.Option(None, "--executor", help=EXECUTOR_HELP),
-    resume: str | None = typer.Option(None, "--resume", help="Continue a stored run (see snakelab results list)."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object (a list for several agents)."),
-    plot: Path | None = typer.Option(None, "--plot", help="Save a PNG of steps per apple against fill fraction."),
-) -> None:
+@options_command(BenchOptions)
+def bench_cmd(ctx: typer.Context, o: BenchOptions) -> None:
     """Play many games in parallel; summarise win rate, steps and steps per apple by fill."""
+    del ctx  # the options are all it reads
+    agent, width, height, games, seed, tail_rule, start_length, jobs, executor, resume, as_json, plot = (
+        o.agent,
+        o.width,
+        o.height,
+        o.games,
+        o.seed,
+        o.tail_rule,
+        o.start_length,
+        o.jobs,
+        o.executor,
+        o.resume,
+        o.as_json,
+        o.plot,
+    )
     from snakelab.analysis.classic import fill_table, plot_fill
     from snakelab.core.registry import make, make_agent
     from snakelab.harness.match import MatchSpec

@@ -232,7 +232,7 @@ def run_matches(
     """
     from snakelab.harness.executors import make_executor
     from snakelab.harness.parallel import sigterm_as_interrupt, worker_count
-    from snakelab.harness.run import run_many
+    from snakelab.harness.run import RunHooks, run_many
     from snakelab.harness.store import STORE_ENV, Store, StoreError, default_store_path, parse_run_id, run_stored
 
     worker_count(jobs)  # a bad --jobs is an error before the progress bar, not inside it
@@ -281,10 +281,12 @@ def run_matches(
                         jobs=jobs or None,
                         command=_command_line(),
                         run_seed=run_seed,
-                        on_start=started,
-                        on_result=lambda _r: advance(prog),
-                        on_note=lambda note: err_console.print(f"[yellow]note:[/] {note}"),
-                        play=play,
+                        hooks=RunHooks(
+                            on_start=started,
+                            on_result=lambda _r: advance(prog),
+                            on_note=lambda note: err_console.print(f"[yellow]note:[/] {note}"),
+                            play=play,
+                        ),
                     )
                 except KeyboardInterrupt:
                     if run:

@@ -19,14 +19,15 @@ import sys
 import threading
 import time
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
-from snakelab.cli._grammar import CHECK_FAILED, INTERRUPTED, USAGE, interrupt_code, refuse_given
+from snakelab.cli._grammar import CHECK_FAILED, INTERRUPTED, USAGE, interrupt_code, options_command, refuse_given
 from snakelab.cli.common import (
     EXECUTOR_HELP,
     advance,
@@ -215,24 +216,35 @@ def _write_atomically(path: Path, text: str) -> None:
     os.replace(part, path)
 
 
+@dataclass(frozen=True)
+class SolveOptions:
+    """``hextris solve``'s (and ``bench``'s) options: the problems, the solver and the run."""
+
+    problem: Annotated[list[int], typer.Argument(help="Problem ids.")]
+    agent: Annotated[str, typer.Option("--agent", "-a", help="seed or champion.")] = "champion"
+    seconds: Annotated[float, typer.Option("--seconds", "-t", help="Seconds per seed (champion).")] = 5.0
+    spec: Annotated[
+        str | None,
+        typer.Option("--spec", help="Solve with this solver spec and no clock, e.g. 'champion(width=8,random=20)'."),
+    ] = None
+    spec_from: Annotated[
+        Path | None,
+        typer.Option("--spec-from", help="Solve each game with the spec recorded in this solution file's tag for it."),
+    ] = None
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Games solved at once (worker processes).")] = 1
+    executor: Annotated[str | None, typer.Option("--executor", help=EXECUTOR_HELP.replace("matches", "games"))] = None
+    problems: Annotated[Path | None, typer.Option("--problems", help=PROBLEMS_HELP)] = None
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write the solution JSON here (after every game).")
+    ] = None
+    resume: Annotated[bool, typer.Option("--resume", help="Keep the games already in --out; solve only the rest.")] = (
+        False
+    )
+
+
 @app.command("solve")
-def solve_cmd(
-    ctx: typer.Context,
-    problem: list[int] = typer.Argument(..., help="Problem ids."),
-    agent: str = typer.Option("champion", "--agent", "-a", help="seed or champion."),
-    seconds: float = typer.Option(5.0, "--seconds", "-t", help="Seconds per seed (champion)."),
-    spec: str | None = typer.Option(
-        None, "--spec", help="Solve with this solver spec and no clock, e.g. 'champion(width=8,random=20)'."
-    ),
-    spec_from: Path | None = typer.Option(
-        None, "--spec-from", help="Solve each game with the spec recorded in this solution file's tag for it."
-    ),
-    jobs: int = typer.Option(1, "--jobs", "-j", help="Games solved at once (worker processes)."),
-    executor: str | None = typer.Option(None, "--executor", help=EXECUTOR_HELP.replace("matches", "games")),
-    problems: Path | None = typer.Option(None, "--problems", help=PROBLEMS_HELP),
-    out: Path | None = typer.Option(None, "--out", "-o", help="Write the solution JSON here (after every game)."),
-    resume: bool = typer.Option(False, "--resume", help="Keep the games already in --out; solve only the rest."),
-) -> None:
+@options_command(SolveOptions)
+def solve_cmd(ctx: typer.Context, o: SolveOptions) -> None:
     """Solve problems with a solver of the ladder and print the per-problem scores.
 
     Every seed of every problem is one game. With ``--out`` the file is rewritten after
@@ -247,6 +259,18 @@ def solve_cmd(
     game with the spec recorded in FILE (a keep-best store file, say), which reproduces
     the stored string.
     """
+    problem, agent, seconds, spec, spec_from, jobs, executor, problems, out, resume = (
+        o.problem,
+        o.agent,
+        o.seconds,
+        o.spec,
+        o.spec_from,
+        o.jobs,
+        o.executor,
+        o.problems,
+        o.out,
+        o.resume,
+    )
     from snakelab.games.hextris.codec import format_solutions, load_solutions
     from snakelab.games.hextris.scoring import score_problem
     from snakelab.harness.executors import make_executor

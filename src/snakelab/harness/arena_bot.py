@@ -34,6 +34,10 @@ reason is kept in :attr:`BotAgent.faults` and the agent's ``notice``.
 
 At the end every bot gets ``Game Over`` (all of a match's bots at once) and 500 ms
 later its whole process tree is killed, whatever happened.
+
+Why one module over 400 lines: one seat's timing rules (real time, lockstep, the
+unresponsive rule) and its faults are one protocol state machine; the channel beneath it
+is :mod:`.arena_io`.
 """
 
 from __future__ import annotations
@@ -137,11 +141,11 @@ class _Team:
 _TEAMS: dict[int, _Team] = {}
 
 
-class BotAgent(BaseAgent):
-    """An arena seat played by an external program over the snAIke protocol.
+@dataclass(frozen=True)
+class BotOptions:
+    """How a :class:`BotAgent` runs its program (``arena.bot(path=bot.py,lockstep=true)`` sets them).
 
-    Args:
-        path: The bot file (``.py``, ``.jar`` or an executable).
+    Attributes:
         kind: ``python``, ``java`` or ``exec``; None guesses from the suffix.
         lockstep: Wait for every answer (up to the lockstep limit) instead of real time.
         timeout_s: Lockstep limit per answer in seconds (None: :data:`LOCKSTEP_SPEED_MULTIPLE`
@@ -159,21 +163,32 @@ class BotAgent(BaseAgent):
             unresponsive (0: never).
     """
 
-    def __init__(
-        self,
-        path: str,
-        kind: str | None = None,
-        lockstep: bool = False,
-        timeout_s: float | None = None,
-        run_dir: str | None = None,
-        name: str | None = None,
-        cpu_s: float | None = None,
-        memory_mb: int = 2048,
-        startup_s: float = 1.0,
-        output_limit: int = 1 << 20,
-        python: str = "python3",
-        max_misses: int = UNRESPONSIVE_MISSES,
-    ) -> None:
+    kind: str | None = None
+    lockstep: bool = False
+    timeout_s: float | None = None
+    run_dir: str | None = None
+    name: str | None = None
+    cpu_s: float | None = None
+    memory_mb: int = 2048
+    startup_s: float = 1.0
+    output_limit: int = 1 << 20
+    python: str = "python3"
+    max_misses: int = UNRESPONSIVE_MISSES
+
+
+class BotAgent(BaseAgent):
+    """An arena seat played by an external program over the snAIke protocol.
+
+    Args:
+        path: The bot file (``.py``, ``.jar`` or an executable).
+        options: How it runs (:class:`BotOptions`; the defaults when None).
+    """
+
+    def __init__(self, path: str, options: BotOptions | None = None) -> None:
+        o = options if options is not None else BotOptions()
+        kind, lockstep, timeout_s, run_dir, name = o.kind, o.lockstep, o.timeout_s, o.run_dir, o.name
+        cpu_s, memory_mb, startup_s, output_limit, python = o.cpu_s, o.memory_mb, o.startup_s, o.output_limit, o.python
+        max_misses = o.max_misses
         if timeout_s is not None and timeout_s <= 0:
             raise ConfigError(f"the lockstep limit must be > 0 seconds, not {timeout_s:g}")
         self.path = path

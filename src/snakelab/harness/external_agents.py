@@ -11,15 +11,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from snakelab.core.errors import ConfigError
 from snakelab.core.game import Agent
-from snakelab.core.registry import register_agent
+from snakelab.core.registry import config_from_kwargs, register_agent
 
 
 def arena_bot(**kwargs: Any) -> Agent:
-    """An external program over the snAIke protocol: ``arena.bot(path=my_bot.py,lockstep=true)``."""
-    from snakelab.harness.arena_bot import BotAgent
+    """An external program over the snAIke protocol: ``arena.bot(path=my_bot.py,lockstep=true)``.
 
-    return BotAgent(**kwargs)
+    ``path`` names the program; the other parameters are :class:`~snakelab.harness.arena_bot.BotOptions`.
+    """
+    from snakelab.harness.arena_bot import BotAgent, BotOptions
+
+    path = kwargs.pop("path", None)
+    if path is None:
+        raise ConfigError("arena.bot needs path=FILE, the program to run")
+    return BotAgent(str(path), config_from_kwargs(BotOptions, "arena.bot", kwargs))
 
 
 register_agent(

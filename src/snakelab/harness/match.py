@@ -41,9 +41,8 @@ game goes through it:
   reply). It passes its own state (the file's grid) and, for the statement's scripted
   examples, its own step function::
 
-      match = Match(game, [None], seed, agent_names=[name], state=st,
-                    replay=None if replies else replay,
-                    apply=None if replies is None else scripted_step)
+      match = Match(game, [None], seed, agent_names=[name], replay=None if replies else replay,
+                    own=OwnRules(st, None if replies is None else scripted_step))
       match.start()
       while True:
           move = read_move()                # parse errors -> ILLEGAL
@@ -64,6 +63,10 @@ game goes through it:
 
 The driver is kept lean on purpose (see the fast path above); everything a step-wise
 caller needs beyond it (pacing, input, verdicts) stays with that caller.
+
+Why one module over 400 lines: it is the one game loop; its batch runner, its step-wise
+driver for the live view and the judge, and the result they share are one contract, and
+every caller must see the same one.
 """
 
 from __future__ import annotations
@@ -85,6 +88,23 @@ OnStep = Callable[[State, Sequence[Event]], None]
 
 StepFunction = Callable[[State, list[Any]], Sequence[Event]]
 """Applies one step's actions to a state (``State.apply`` unless a caller imposes its own)."""
+
+
+@dataclass(frozen=True)
+class OwnRules:
+    """A start and a step function of the caller's own, for a :class:`Match` that judges a program.
+
+    Attributes:
+        state: Start from this state instead of ``game.new_state(seed)`` (a judge's
+            fixed grid); the replay header still names ``seed``.
+        apply: Apply a step's actions with this function instead of ``State.apply``
+            (a judge imposing scripted replies). It must raise ``IllegalActionError``
+            with the state unchanged, as ``apply`` does.
+    """
+
+    state: State | None = None
+    apply: StepFunction | None = None
+
 
 _UNSET: Any = object()  # "no action yet" (None is a valid action slot: a player not acting)
 
@@ -186,11 +206,7 @@ class Match:
             for external seats, what :meth:`feed` is told).
         on_step: Called with the state and events after every step; also once with
             the initial state and no events, by :meth:`start`.
-        state: Start from this state instead of ``game.new_state(seed)`` (a judge's
-            fixed grid); the replay header still names ``seed``.
-        apply: Apply a step's actions with this function instead of ``State.apply``
-            (a judge imposing scripted replies). It must raise ``IllegalActionError``
-            with the state unchanged, as ``apply`` does.
+        own: A start or a step function of the caller's own (:class:`OwnRules`).
 
     Raises:
         SnakelabError: if the number of agents is not the game's number of players.
@@ -214,8 +230,7 @@ class Match:
         state_every: int = 1,
         measure: bool = False,
         on_step: OnStep | None = None,
-        state: State | None = None,
-        apply: StepFunction | None = None,
+        own: OwnRules = OwnRules(),
     ) -> None:
         info = game.info
         if len(agents) != info.num_players:
@@ -231,8 +246,8 @@ class Match:
         self.budget = budget
         self.measure = measure
         self.on_step = on_step
-        self.state: State = state if state is not None else game.new_state(seed)
-        self._apply = apply
+        self.state: State = own.state if own.state is not None else game.new_state(seed)
+        self._apply = own.apply
         self.replay_path = None if replay is None else os.fspath(replay)
         self._state_every = state_every
         self._writer: ReplayWriter | None = None

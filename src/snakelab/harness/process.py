@@ -83,6 +83,9 @@ CPU. The guard is separate and generous: :func:`wall_guard_s` gives
 a long dialogue (tens of microseconds per line) never decides a game. Callers apply
 it to the time they spend waiting for the program; the arena keeps its own per-step
 timing rules on top (see :mod:`snakelab.harness.arena_bot`).
+
+Why one module over 400 lines: starting a program, limiting its tree and stopping it are
+one lifetime; the Linux primitives under it are :mod:`.proctree`.
 """
 
 from __future__ import annotations

@@ -11,12 +11,32 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from concurrent.futures import Executor
+from dataclasses import dataclass
 
 from snakelab.core.rng import derive_seed
 from snakelab.harness.match import MatchResult, MatchSpec, run_match
 from snakelab.harness.parallel import default_jobs, parallel_map, worker_count
 
-__all__ = ["default_jobs", "match_seeds", "run_many", "worker_count"]
+__all__ = ["RunHooks", "default_jobs", "match_seeds", "run_many", "worker_count"]
+
+
+@dataclass(frozen=True)
+class RunHooks:
+    """What :func:`~snakelab.harness.store.run_stored` tells its caller as a run goes.
+
+    Attributes:
+        on_start: Called once with ``(run_id, matches already stored)`` before play.
+        on_result: Called with every newly played result as it arrives.
+        on_note: Called with remarks for the user (e.g. that a resumed run continues
+            with its stored plan although some agent parameters differ).
+        play: What plays one match, passed to :func:`run_many` (None: its default,
+            an in-process match).
+    """
+
+    on_start: Callable[[int, int], None] | None = None
+    on_result: Callable[[MatchResult], None] | None = None
+    on_note: Callable[[str], None] | None = None
+    play: Callable[[MatchSpec], MatchResult] | None = None
 
 
 def match_seeds(run_seed: int, count: int) -> list[int]:

@@ -61,7 +61,7 @@ from snakelab.core.game import JSON, Event, Outcome
 from snakelab.core.game import State as AnyState
 from snakelab.games.snakgame.codec import format_header
 from snakelab.games.snakgame.rules import EXIT, Game, State, parse_move
-from snakelab.harness.match import Match, MatchResult, MatchSpec
+from snakelab.harness.match import Match, MatchResult, MatchSpec, OwnRules
 from snakelab.harness.process import WALL_GUARD_MULTIPLE, ExternalProcess, ProcessLimits, wall_guard_s
 
 #: Longest line accepted from a program (a move is under 40 characters).
@@ -173,6 +173,20 @@ _SLICE_S = 0.1
 """Seconds between two looks at the program's state while waiting for a line."""
 
 
+@dataclass(frozen=True)
+class Script:
+    """A scripted file for :func:`run_judge`: a fixed start and Chef's lines (the statement's examples).
+
+    Attributes:
+        state: A starting state to use instead of ``game.new_state(seed)`` (a fixed grid).
+        replies: Scripted Chef lines to play instead of Chef's own choices; each is
+            checked against the rules.
+    """
+
+    state: State | None = None
+    replies: Sequence[str] | None = None
+
+
 class _CpuLimitError(Exception):
     """The program's processes used more CPU time than the limit."""
 
@@ -185,8 +199,7 @@ def run_judge(
     time_limit: float | None = None,
     wall_limit: float | None = None,
     memory_mb: int | None = None,
-    state: State | None = None,
-    replies: Sequence[str] | None = None,
+    script: Script | None = None,
     transcript: bool = False,
     replay: str | os.PathLike[str] | None = None,
     agent_name: str = "program",
@@ -202,9 +215,8 @@ def run_judge(
             (None: :data:`~snakelab.harness.process.WALL_GUARD_MULTIPLE` × ``time_limit``,
             or no guard without a time limit).
         memory_mb: Memory of the program's processes together, in MiB (None: no limit).
-        state: A starting state to use instead of ``game.new_state(seed)`` (a fixed grid).
-        replies: Scripted Chef lines to play instead of Chef's own choices (tests of the
-            statement's examples); each is checked against the rules.
+        script: A fixed start and scripted Chef lines (:class:`Script`; the statement's
+            examples) instead of ``game.new_state(seed)`` and Chef's own choices.
         transcript: Record the dialogue in the report.
         replay: Write a replay of the game here (only with Chef's own replies).
         agent_name: The name recorded in the replay.
@@ -212,6 +224,7 @@ def run_judge(
     Raises:
         BotError: if the program cannot be started.
     """
+    state, replies = (script.state, script.replies) if script is not None else (None, None)
     st = state if state is not None else game.new_state(seed)
     guard = wall_guard_s(time_limit, wall_limit)
     t0 = time.perf_counter()
@@ -248,9 +261,8 @@ def run_judge(
         [None],
         seed,
         agent_names=[agent_name],
-        state=st,
         replay=replay if replies is None else None,
-        apply=None if scripted is None else scripted_step,
+        own=OwnRules(st, None if scripted is None else scripted_step),
     )
 
     proc = ExternalProcess(command, limits=ProcessLimits(cpu_s=time_limit, memory_mb=memory_mb))

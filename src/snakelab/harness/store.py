@@ -29,8 +29,7 @@ Linux), never the current folder, so a bench leaves nothing where it is run. Tha
 folder is created on first use; it is snakelab's own. ``$SNAKELAB_STORE`` (or
 ``snakelab --store PATH ...``, which sets it for one command) names another file, whose folder must
 already exist: a mistyped path is refused rather than silently creating folders.
-``off`` turns storing off for the CLI. ``snakelab results list`` prints
-the store's path.
+``off`` turns storing off for the CLI. ``snakelab results list`` prints the store's path.
 
 One module, one idea: the store's three tables and everything that reads or writes
 them — where the file lives, the JSON forms of specs and results, the run and resume
@@ -58,7 +57,7 @@ from typing import Any, TypeVar, cast
 from snakelab.core.errors import SnakelabError
 from snakelab.core.game import JSON, Budget, Outcome
 from snakelab.harness.match import MatchResult, MatchSpec
-from snakelab.harness.run import run_many
+from snakelab.harness.run import RunHooks, run_many
 from snakelab.harness.runlock import RunLock
 
 DEFAULT_STORE = "results.sqlite"
@@ -574,10 +573,7 @@ def run_stored(
     jobs: int | None = None,
     command: str = "",
     run_seed: int | None = None,
-    on_start: Callable[[int, int], None] | None = None,
-    on_result: Callable[[MatchResult], None] | None = None,
-    on_note: Callable[[str], None] | None = None,
-    play: Callable[[MatchSpec], MatchResult] | None = None,
+    hooks: RunHooks = RunHooks(),
 ) -> tuple[int, list[MatchResult]]:
     """Run matches through :func:`~snakelab.harness.run.run_many`, storing each as it arrives.
 
@@ -596,11 +592,7 @@ def run_stored(
         jobs: Passed to ``run_many``.
         command: The command line, recorded with a new run.
         run_seed: The run seed, recorded with a new run.
-        on_start: Called once with ``(run_id, matches already stored)`` before play.
-        on_result: Called with every newly played result as it arrives.
-        on_note: Called with remarks for the user (e.g. that a resumed run continues
-            with its stored plan although some agent parameters differ).
-        play: Passed to ``run_many`` (None: its default, an in-process match).
+        hooks: What to call as the run starts, as each result arrives, and with notes.
 
     Returns:
         The run id and every result in spec order.
@@ -621,15 +613,15 @@ def run_stored(
             lock.release()
             raise
         for note in notes:
-            if on_note is not None:
-                on_note(note)
+            if hooks.on_note is not None:
+                hooks.on_note(note)
         done = store.results(rid)
     else:
         rid = store.create_run(specs, label, command=command, run_seed=run_seed)
         lock = RunLock(store.path, rid)
         done = {}
     with lock:
-        return rid, _play_stored(rid, specs, done, store, executor, jobs, on_start, on_result, play)
+        return rid, _play_stored(rid, specs, done, store, executor, jobs, hooks)
 
 
 def _play_stored(
@@ -639,11 +631,10 @@ def _play_stored(
     store: Store,
     executor: Executor | None,
     jobs: int | None,
-    on_start: Callable[[int, int], None] | None,
-    on_result: Callable[[MatchResult], None] | None,
-    play: Callable[[MatchSpec], MatchResult] | None = None,
+    hooks: RunHooks,
 ) -> list[MatchResult]:
     """The playing part of :func:`run_stored`, under the run's lock."""
+    on_start, on_result, play = hooks.on_start, hooks.on_result, hooks.play
     if on_start is not None:
         on_start(rid, len(done))
     # Positions become the indices run_many sees, so each arriving result names its slot.
@@ -654,12 +645,8 @@ def _play_stored(
         if on_result is not None:
             on_result(result)
 
-    if not todo:
-        fresh: list[MatchResult] = []
-    elif play is None:
-        fresh = run_many(todo, executor, jobs=jobs, on_result=arrived)
-    else:
-        fresh = run_many(todo, executor, jobs=jobs, on_result=arrived, play=play)
+    extra = {} if play is None else {"play": play}  # run_many's own default otherwise
+    fresh = run_many(todo, executor, jobs=jobs, on_result=arrived, **extra) if todo else []
     merged = dict(done)
     merged.update((r.index, r) for r in fresh)
     out = []

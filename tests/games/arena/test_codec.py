@@ -29,7 +29,7 @@ from snakelab.games.arena.codec import (
 )
 from snakelab.games.arena.rules import INVALID, RIGHT, UP
 from snakelab.harness import arena_bot
-from snakelab.harness.arena_bot import BotAgent, processes_in_group
+from snakelab.harness.arena_bot import BotAgent, BotOptions, processes_in_group
 
 from .pictures import board
 
@@ -159,7 +159,7 @@ def test_scripted_dialogue__init_obstacles_states_dead_snake_game_over(tmp_path,
 
     game = make("arena(game_width=10,game_height=6,num_zombies=1,num_apples=2,starting_length=2,duration=1)")
     cmd = f"{shlex.quote(sys.executable)} -u {shlex.quote(str(BOTS / 'echo_bot.py'))} 0,x,3"
-    bot = BotAgent(cmd, kind="exec", lockstep=True, timeout_s=5, run_dir=str(tmp_path), name="echo")
+    bot = BotAgent(cmd, BotOptions(kind="exec", lockstep=True, timeout_s=5, run_dir=str(tmp_path), name="echo"))
     bot.reset(game.info, 1, 0)
     pid = bot.pid
     answers = []

@@ -12,7 +12,7 @@ from snakelab import make, make_agent
 from snakelab.core.replay import verify
 from snakelab.games.snakgame.codec import format_header, read_header, run_client
 from snakelab.harness import play
-from snakelab.harness.snakgame_judge import run_judge
+from snakelab.harness.snakgame_judge import Script, run_judge
 
 EXAMPLES = {
     "ex1": (
@@ -79,8 +79,7 @@ def test_judge_reproduces_statement_examples_move_for_move(name, tmp_path):
         game,
         0,
         [sys.executable, str(prog), "|".join(script)],
-        state=_state(game, n, m, blocked),
-        replies=replies,
+        script=Script(_state(game, n, m, blocked), replies),
         transcript=True,
     )
     assert rep.verdict == "OK", rep.message

@@ -26,6 +26,9 @@ depends on the machine's load and two runs can differ. By nodes
 (``Budget(nodes=N)``, which wins when both are given) it stops after visiting ``N``
 look-ahead positions in a decision, whatever the clock: the same game and seeds then
 play exactly the same moves on any machine (``--nodes`` on the arena verbs).
+
+Why one module over 400 lines: one agent and the exact one-step simulation it scores its
+moves with.
 """
 
 from __future__ import annotations

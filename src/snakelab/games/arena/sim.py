@@ -29,6 +29,9 @@ Layout of a position (:func:`layout` returns the offsets in an ``int32`` array
 ``F_TAIL``, ``F_LEN`` cells); per zombie a full ring buffer of its fixed length
 (oldest cell, the tail, at its start index); the apples, their ages and the step
 counter.
+
+Why one module over 400 lines: the encoding and the kernels that read it are one data
+layout; apart, each would have to know the other's offsets.
 """
 
 from __future__ import annotations

@@ -373,18 +373,17 @@ def _last_visit(
     t0: int,
     sgn: int,
     overlap: bool,
-    p_other: int,
-    n_other: int,
-    circle: int,
-    t_other: int,
+    other: tuple[int, int, int, int],
 ) -> tuple[int, int]:
     """Latest first-visit time of the cells of a range that were unset in the saved words.
 
     Bit ``s + i`` of the range is visited at ``t0 + 2·sgn·(j0 + i)`` (sgn = −1 for a
-    reversed run). With ``overlap``, a cell that the other arc (from ``p_other``,
+    reversed run). With ``overlap``, a cell that the other arc ``other`` = ``(p_other,
+    n_other, circle, t_other)`` (from ``p_other`` on the circle of ``circle`` cells,
     ``n_other`` cells, times ``t_other + 2·sgn·j``) also visits counts at the earlier
     time. Returns (latest time or -1, new k).
     """
+    p_other, n_other, circle, t_other = other
     if n <= 0:
         return -1, k
     e = s + n - 1
@@ -575,10 +574,12 @@ def _cover_diagonal(
         # g = 1) counts at the earlier of its two visits.
         overlap = g == 1
         k = 0
-        t1, k = _last_visit(buf, k, so1, no1, 0, t_odd, sgn, overlap, pe, n_even, circle, t_even)
-        t2, k = _last_visit(buf, k, so2, no2, circle - po, t_odd, sgn, overlap, pe, n_even, circle, t_even)
-        t3, k = _last_visit(buf, k, se1, ne1, 0, t_even, sgn, False, 0, 0, circle, 0)
-        t4, k = _last_visit(buf, k, se2, ne2, circle - pe, t_even, sgn, False, 0, 0, circle, 0)
+        even_arc = (pe, n_even, circle, t_even)
+        none = (0, 0, circle, 0)
+        t1, k = _last_visit(buf, k, so1, no1, 0, t_odd, sgn, overlap, even_arc)
+        t2, k = _last_visit(buf, k, so2, no2, circle - po, t_odd, sgn, overlap, even_arc)
+        t3, k = _last_visit(buf, k, se1, ne1, 0, t_even, sgn, False, none)
+        t4, k = _last_visit(buf, k, se2, ne2, circle - pe, t_even, sgn, False, none)
         t = max(t1, t2, t3, t4)
         return t if t <= cap else -1
     return -1
