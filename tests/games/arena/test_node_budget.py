@@ -18,8 +18,13 @@ GAME = "arena(game_width=20,game_height=20,duration=3,num_zombies=4)"
 
 def _play(budget, tmp_path, name, monkeypatch=None, clock_step=0.0):
     if monkeypatch is not None:
+        # The kernels read the real monotonic clock (core.jit.monotonic), the agents' Python
+        # code time.perf_counter: a fake kept far behind the real one makes every deadline
+        # the agents set already past inside the kernels, and racing ahead it cuts their
+        # iterative deepening, so the clock is felt on both sides and no search runs on.
+        base = time.perf_counter() - 1.0e9
         ticks = itertools.count()
-        monkeypatch.setattr(time, "perf_counter", lambda: next(ticks) * clock_step)
+        monkeypatch.setattr(time, "perf_counter", lambda: base + next(ticks) * clock_step)
     path = tmp_path / f"{name}.jsonl"
     agents = [make_agent("arena.champion") for _ in range(4)]
     play(make(GAME), agents, 11, budget=budget, replay=path)
