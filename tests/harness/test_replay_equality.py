@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -139,6 +140,13 @@ async def _live(
     return tmp_path / recording
 
 
+def _run(coro: Any) -> Any:
+    """``asyncio.run`` on a thread of its own: the browser tests' session keeps an event loop
+    running in this thread, and ``asyncio.run`` refuses to start beside one."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
 @pytest.mark.parametrize(
     ("game", "agents", "seed"),
     [
@@ -151,7 +159,7 @@ async def _live(
 )
 def test_live_view_records_the_replay_of_play(tmp_path: Path, game: str, agents: list[str], seed: int) -> None:
     want = _play(tmp_path, game, agents, seed)
-    got = asyncio.run(_live(tmp_path, game, agents, seed, {}, turn_based=False))
+    got = _run(_live(tmp_path, game, agents, seed, {}, turn_based=False))
     assert_same_replay(got, want)
     assert verify(got) > 0
 
@@ -172,7 +180,7 @@ def test_a_person_playing_an_agents_moves_records_the_replay_of_play(
     names = ["human" if i == human else a for i, a in enumerate(agents)]
     want = _play(tmp_path, game, agents, seed, names)
     keys = {human: _actions(want, human)}
-    got = asyncio.run(_live(tmp_path, game, names, seed, keys, turn_based))
+    got = _run(_live(tmp_path, game, names, seed, keys, turn_based))
     assert_same_replay(got, want)
 
 
